@@ -1,0 +1,1 @@
+"""The ``cardwar`` command line: play, bench (and later train, tournament, serve)."""

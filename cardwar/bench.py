@@ -1,0 +1,111 @@
+"""``cardwar bench``: random legal play through the AEC API, naval-v0 beside PettingZoo's classic envs.
+
+Every env runs the same loop (``env.last()``, a masked ``action_space.sample``,
+``env.step``) with PettingZoo's standard wrappers, in interleaved rounds so that
+machine noise hits all of them alike. The figure that matters is each ratio to
+a peer measured in the same run.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+
+def _naval_env():
+    from envs import naval_v0
+
+    return naval_v0.env()
+
+
+def _connect_four_env():
+    from pettingzoo.classic import connect_four_v3
+
+    return connect_four_v3.env()
+
+
+def _texas_holdem_env():
+    from pettingzoo.classic import texas_holdem_v4
+
+    return texas_holdem_v4.env()
+
+
+ENVS: dict[str, Callable] = {"naval_v0": _naval_env, "connect_four_v3": _connect_four_env,
+                             "texas_holdem_v4": _texas_holdem_env}
+
+
+def random_play(env, seconds: float, seed: int) -> tuple[int, float, int]:
+    """Play random legal moves for about ``seconds``; returns (steps, elapsed, games)."""
+    env.reset(seed=seed)
+    for i, agent in enumerate(env.possible_agents):
+        env.action_space(agent).seed(seed + i)
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            action = None if term or trunc else env.action_space(agent).sample(obs["action_mask"])
+            env.step(action)
+            steps += 1
+        games += 1
+        env.reset()
+    return steps, time.perf_counter() - start, games
+
+
+def _engine_steps_per_second(seconds: float) -> float:
+    """The naval rules engine alone (no env, no observation): what a search bot sees."""
+    from envs.naval import NavalState
+
+    rng = np.random.default_rng(0)
+    steps, start, g = 0, time.perf_counter(), 0
+    while time.perf_counter() - start < seconds:
+        s = NavalState.new_game(seed=g)
+        g += 1
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            s.apply_action(legal[int(rng.integers(len(legal)))])
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def measure(seconds: float = 6.0, rounds: int = 3) -> dict:
+    """Steps/s of every env, measured in ``rounds`` interleaved rounds."""
+    from envs.naval import hand_strength
+
+    hand_strength([0])  # build the hand table outside the timed part
+    totals = {name: [0, 0.0, 0] for name in ENVS}
+    envs = {name: make() for name, make in ENVS.items()}
+    for r in range(rounds):
+        for name, e in envs.items():
+            steps, elapsed, games = random_play(e, seconds / rounds, seed=1000 * r)
+            totals[name][0] += steps
+            totals[name][1] += elapsed
+            totals[name][2] += games
+    rates = {name: t[0] / t[1] for name, t in totals.items()}
+    naval = rates["naval_v0"]
+    return {
+        "steps_per_second": {k: round(v, 1) for k, v in rates.items()},
+        "games": {k: t[2] for k, t in totals.items()},
+        "naval_ratio": {k: round(naval / v, 3) for k, v in rates.items() if k != "naval_v0"},
+        "naval_engine_steps_per_second": round(_engine_steps_per_second(seconds / rounds), 1),
+        "seconds_per_env": seconds, "rounds": rounds,
+        "python": platform.python_version(), "machine": platform.machine(),
+    }
+
+
+def run_bench(seconds: float = 6.0, rounds: int = 3, as_json: bool = False) -> dict:
+    """Measure and print a table (or one JSON object)."""
+    res = measure(seconds, rounds)
+    if as_json:
+        print(json.dumps(res))
+        return res
+    print(f"{'env':<18}{'steps/s':>12}{'games':>8}   naval-v0 / env")
+    for name, rate in res["steps_per_second"].items():
+        ratio = res["naval_ratio"].get(name)
+        print(f"{name:<18}{rate:>12,.0f}{res['games'][name]:>8}   {'' if ratio is None else f'{ratio:.2f}x'}")
+    print(f"naval rules engine alone (no env): {res['naval_engine_steps_per_second']:,.0f} steps/s")
+    return res

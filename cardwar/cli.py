@@ -1,0 +1,87 @@
+"""``cardwar``: the command line. Subcommands: ``play``, ``bench``.
+
+A user's mistake (a bad option, an unknown agent) gets one clear line on stderr
+and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from envs.naval import ConfigError, NavalConfig
+
+
+class UsageError(Exception):
+    """A mistake in what the user asked for."""
+
+
+def parse_rule_options(items: list[str] | None) -> dict:
+    """``["supply_cut=always", "mulligan=false"]`` -> options dict with bools and ints converted."""
+    out: dict = {}
+    for item in items or []:
+        if "=" not in item:
+            raise UsageError(f"--rule takes KEY=VALUE, got {item!r}")
+        key, value = (x.strip() for x in item.split("=", 1))
+        low = value.lower()
+        out[key] = True if low == "true" else False if low == "false" else int(value) if value.isdigit() else value
+    return out
+
+
+def _play(args: argparse.Namespace) -> int:
+    from cardwar.play import play_naval
+
+    config = NavalConfig.from_dict(parse_rule_options(args.rule))
+    result = play_naval(config, args.seed, args.a, args.b, args.viewer, quiet=args.quiet)
+    if args.json:
+        print(json.dumps(result))
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from cardwar.bench import run_bench
+
+    run_bench(seconds=args.seconds, rounds=args.rounds, as_json=args.json)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    p = argparse.ArgumentParser(prog="cardwar", description="Card-driven wargames for RL research.")
+    sub = p.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("play", help="play a game between two agents, printed move by move")
+    play.add_argument("game", choices=["naval"])
+    play.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
+    play.add_argument("--a", default="random", help="agent spec for Captain A (default random)")
+    play.add_argument("--b", default="random", help="agent spec for Captain B (default random)")
+    play.add_argument("--viewer", default="spectator", choices=["spectator", "omniscient", "A", "B"],
+                      help="whose knowledge the printout shows (default: a spectator, no hands)")
+    play.add_argument("--rule", action="append", metavar="KEY=VALUE",
+                      help="rule option, e.g. supply_cut=always (see envs/naval/RULES.md)")
+    play.add_argument("--quiet", action="store_true", help="print only the result")
+    play.add_argument("--json", action="store_true", help="print the result as JSON on the last line")
+    play.set_defaults(func=_play)
+    bench = sub.add_parser("bench", help="random-play steps/s of naval-v0 beside PettingZoo's classic envs")
+    bench.add_argument("--seconds", type=float, default=6.0, help="measured seconds per env (default 6)")
+    bench.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
+    bench.add_argument("--json", action="store_true", help="machine-readable output")
+    bench.set_defaults(func=_bench)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``cardwar`` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (UsageError, ConfigError, ValueError) as err:
+        print(f"cardwar {args.command}: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The README's commands. Each creates .venv/ at the repo root when it is missing.
+#   ./dev.sh play [ARGS]   a seeded naval game between two bots, move by move (the main job)
+#   ./dev.sh test [ARGS]   the whole test suite
+#   ./dev.sh bench [ARGS]  environment throughput against PettingZoo's classic envs
+set -euo pipefail
+cd "$(dirname "$0")"
+
+find_python() {
+    for py in python3.11 python3.12 python3.13 python3.10 python3; do
+        if command -v "$py" >/dev/null 2>&1 &&
+            "$py" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; then
+            echo "$py"; return 0
+        fi
+    done
+    echo "dev.sh: Python >= 3.10 is needed (3.11 recommended)" >&2
+    exit 1
+}
+
+ensure_venv() {
+    if [ ! -x .venv/bin/python ]; then
+        echo "dev.sh: creating .venv/ ..." >&2
+        "$(find_python)" -m venv .venv
+    fi
+    # Reinstall whenever pyproject.toml changes.
+    local want have=""
+    want=$(cksum pyproject.toml | cut -d' ' -f1)
+    [ -f .venv/.cardwar-installed ] && have=$(cat .venv/.cardwar-installed)
+    if [ "$want" != "$have" ]; then
+        echo "dev.sh: installing cardwar and its dependencies into .venv/ ..." >&2
+        .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,bench]"
+        echo "$want" > .venv/.cardwar-installed
+    fi
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+    play)  ensure_venv; exec .venv/bin/cardwar play naval --seed 1 "$@" ;;
+    test)  ensure_venv; exec .venv/bin/python -m pytest -n 2 "$@" ;;
+    bench) ensure_venv; exec .venv/bin/cardwar bench "$@" ;;
+    *) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac

@@ -1,0 +1,1 @@
+"""Self-play training, evaluation and tournaments (to come)."""

@@ -156,7 +156,7 @@ class NavalState:
             hand = sorted(self.hands[p])
             acts = []
             if not self.deployed and hand:
-                zones = self.deployable_zones(p)
+                zones = sorted(self.deployable_zones(p))
                 acts += [c * NUM_ZONES + z for c in hand for z in zones]
             if not self.attacked and hand:
                 owner = self.owner

@@ -1,0 +1,56 @@
+"""The cardwar command line, run as a user would."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cardwar.cli import main
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cardwar.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_play_prints_a_seeded_game_and_its_result():
+    r = run_cli("play", "naval", "--seed", "3")
+    assert r.returncode == 0, r.stderr
+    assert "Result:" in r.stdout and "Captain A" in r.stdout
+    assert r.stdout == run_cli("play", "naval", "--seed", "3").stdout  # same seed, same game
+
+
+def test_play_json_summary(capsys):
+    assert main(["play", "naval", "--seed", "5", "--quiet", "--json"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    data = json.loads(last)
+    assert data["seed"] == 5 and data["winner"] in ("A", "B", None) and data["moves"] > 0
+
+
+def test_spectator_printout_never_names_a_facedown_card(capsys):
+    main(["play", "naval", "--seed", "8"])
+    out = capsys.readouterr().out
+    assert "face-down card" in out and "hand: " in out
+    assert "(hidden)" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["play", "naval", "--rule", "supply_cut=often"], "is not one of"),
+    (["play", "naval", "--rule", "nonsense=1"], "unknown naval rule option"),
+    (["play", "naval", "--rule", "oops"], "KEY=VALUE"),
+    (["play", "naval", "--a", "alphazero"], "unknown agent"),
+])
+def test_user_mistakes_get_one_clear_line_and_status_2(args, message):
+    r = run_cli(*args)
+    assert r.returncode == 2
+    assert message in r.stderr and "Traceback" not in r.stderr
+
+
+def test_bench_json_reports_every_env_and_ratios(capsys):
+    main(["bench", "--seconds", "0.6", "--rounds", "1", "--json"])
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert set(data["steps_per_second"]) == {"naval_v0", "connect_four_v3", "texas_holdem_v4"}
+    assert set(data["naval_ratio"]) == {"connect_four_v3", "texas_holdem_v4"}
+    assert all(v > 0 for v in data["steps_per_second"].values())

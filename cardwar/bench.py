@@ -22,6 +22,18 @@ def _naval_env():
     return naval_v0.env()
 
 
+def _naval_raw_env():
+    from envs import naval_v0
+
+    return naval_v0.raw_env()
+
+
+def _connect_four_raw_env():
+    from pettingzoo.classic.connect_four import connect_four
+
+    return connect_four.raw_env()
+
+
 def _connect_four_env():
     from pettingzoo.classic import connect_four_v3
 
@@ -34,8 +46,72 @@ def _texas_holdem_env():
     return texas_holdem_v4.env()
 
 
+def _api_floor_env():
+    """A do-nothing AEC env with naval's spaces and the same standard wrappers.
+
+    It returns one cached observation and flips the turn, with games of naval's
+    average length; its steps/s is the ceiling that PettingZoo's wrappers and
+    gymnasium's masked sampling leave to any env with this action space.
+    """
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+
+    from envs.naval import NUM_ACTIONS
+    from envs.naval.observation import OBS_SIZE
+
+    class ApiFloor(AECEnv):
+        metadata = {"render_modes": [], "name": "api_floor"}
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.possible_agents = ["p0", "p1"]
+            mask = np.zeros(NUM_ACTIONS, np.int8)
+            mask[::40] = 1
+            self._obs = {"observation": np.zeros(OBS_SIZE, np.float32), "action_mask": mask}
+            box = spaces.Dict({"observation": spaces.Box(0.0, 1.0, (OBS_SIZE,), np.float32),
+                               "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)})
+            self.observation_spaces = {a: box for a in self.possible_agents}
+            self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+
+        def observation_space(self, agent):
+            return self.observation_spaces[agent]
+
+        def action_space(self, agent):
+            return self.action_spaces[agent]
+
+        def reset(self, seed=None, options=None):
+            self.agents = self.possible_agents[:]
+            self.t = 0
+            self.rewards = {a: 0.0 for a in self.agents}
+            self._cumulative_rewards = {a: 0.0 for a in self.agents}
+            self.terminations = {a: False for a in self.agents}
+            self.truncations = {a: False for a in self.agents}
+            self.infos = {a: {} for a in self.agents}
+            self.agent_selection = "p0"
+
+        def observe(self, agent):
+            return self._obs
+
+        def step(self, action):
+            if self.terminations[self.agent_selection]:
+                self._was_dead_step(action)
+                return
+            self.t += 1
+            if self.t >= 52:
+                self.terminations = {a: True for a in self.agents}
+            self.agent_selection = "p1" if self.agent_selection == "p0" else "p0"
+
+    e = ApiFloor()
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
 ENVS: dict[str, Callable] = {"naval_v0": _naval_env, "connect_four_v3": _connect_four_env,
-                             "texas_holdem_v4": _texas_holdem_env}
+                             "texas_holdem_v4": _texas_holdem_env, "api_floor": _api_floor_env,
+                             "naval_v0_raw": _naval_raw_env, "connect_four_v3_raw": _connect_four_raw_env}
+"""Every env but the ``_raw`` ones runs with PettingZoo's standard wrappers."""
 
 
 def random_play(env, seconds: float, seed: int) -> tuple[int, float, int]:
@@ -86,11 +162,12 @@ def measure(seconds: float = 6.0, rounds: int = 3) -> dict:
             totals[name][1] += elapsed
             totals[name][2] += games
     rates = {name: t[0] / t[1] for name, t in totals.items()}
-    naval = rates["naval_v0"]
+    ratios = {k: rates["naval_v0"] / v for k, v in rates.items() if not k.startswith("naval") and "_raw" not in k}
+    ratios["connect_four_v3_raw"] = rates["naval_v0_raw"] / rates["connect_four_v3_raw"]
     return {
         "steps_per_second": {k: round(v, 1) for k, v in rates.items()},
         "games": {k: t[2] for k, t in totals.items()},
-        "naval_ratio": {k: round(naval / v, 3) for k, v in rates.items() if k != "naval_v0"},
+        "naval_ratio": {k: round(v, 3) for k, v in ratios.items()},
         "naval_engine_steps_per_second": round(_engine_steps_per_second(seconds / rounds), 1),
         "seconds_per_env": seconds, "rounds": rounds,
         "python": platform.python_version(), "machine": platform.machine(),
@@ -108,4 +185,6 @@ def run_bench(seconds: float = 6.0, rounds: int = 3, as_json: bool = False) -> d
         ratio = res["naval_ratio"].get(name)
         print(f"{name:<18}{rate:>12,.0f}{res['games'][name]:>8}   {'' if ratio is None else f'{ratio:.2f}x'}")
     print(f"naval rules engine alone (no env): {res['naval_engine_steps_per_second']:,.0f} steps/s")
+    print("api_floor: a do-nothing env with naval's spaces and the same wrappers (the ceiling for any env);")
+    print("_raw: raw_env without PettingZoo's wrappers (the ratio compares naval_v0_raw with connect_four_v3_raw)")
     return res

@@ -10,7 +10,7 @@
 | Manual control     | `cardwar play naval`                                          |
 | Agents             | `agents = ['captain_a', 'captain_b']`                         |
 | Action shape       | (1,)                                                          |
-| Observation shape  | `observation`: (535,) float32 in [0, 1]; `action_mask`: (3029,) int8 |
+| Observation shape  | `observation`: (587,) float32 in [0, 1]; `action_mask`: (3029,) int8 |
 
 Two captains fight on a 3x3 Seemap with playing cards as ships; sea battles are
 1- to 3-card poker hands (rules: `envs/naval/RULES.md`). Captain A's Seaports

@@ -5,10 +5,12 @@ what the view does not. Layout of the float32 vector (all values in [0, 1]):
 
 | offset | size   | meaning                                                         |
 |--------|--------|-----------------------------------------------------------------|
-| 0      | 6 x 52 | card planes: own hand, own ships, enemy ships, discards,        |
-|        |        | shown at the mulligan, own face-down card of a pending attack   |
-| 312    | 9 x 19 | per Seazone A..I: own ship, enemy ship, rank A..K, suit C D H S |
-| 483    | 52     | globals (see :data:`GLOBAL_FEATURES`)                           |
+| 0      | 7 x 52 | card planes: own hand, own ships, enemy ships, discards,        |
+|        |        | shown at the mulligan, own face-down card of a pending attack,  |
+|        |        | unseen (in the deck, the other hand or face down: the cards     |
+|        |        | still to be met)                                                |
+| 364    | 9 x 19 | per Seazone A..I: own ship, enemy ship, rank A..K, suit C D H S |
+| 535    | 52     | globals (see :data:`GLOBAL_FEATURES`)                           |
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ import numpy as np
 from envs.naval.cards import NUM_CARDS
 from envs.naval.view import NavalView
 
-CARD_PLANES = ("own_hand", "own_ships", "enemy_ships", "discards", "mulligan_shown", "own_facedown")
+CARD_PLANES = ("own_hand", "own_ships", "enemy_ships", "discards", "mulligan_shown", "own_facedown", "unseen")
 ZONE_FEATURES = 19
-ZONES_OFFSET = len(CARD_PLANES) * NUM_CARDS  # 312
-GLOBAL_OFFSET = ZONES_OFFSET + 9 * ZONE_FEATURES  # 483
+ZONES_OFFSET = len(CARD_PLANES) * NUM_CARDS  # 364
+UNSEEN_OFFSET = 6 * NUM_CARDS
+GLOBAL_OFFSET = ZONES_OFFSET + 9 * ZONE_FEATURES  # 535
 GLOBAL_FEATURES = (
     ["seat_is_A", "seat_is_B", "to_decide", "my_turn"]
     + [f"phase_{p}" for p in ("mulligan", "action", "defend", "royal_flush", "game_over")]
@@ -31,12 +34,13 @@ GLOBAL_FEATURES = (
     + ["style_normal", "style_ram", "style_broadside", "deck_card_drawn"]
     + [f"sink_candidate_{z}" for z in "ABCDEFGHI"] + ["mulligan_decided", "mulliganed"]
 )
-OBS_SIZE = GLOBAL_OFFSET + len(GLOBAL_FEATURES)  # 535
+OBS_SIZE = GLOBAL_OFFSET + len(GLOBAL_FEATURES)  # 587
 
 
 def encode_observation(v: NavalView) -> np.ndarray:
     """The float32 observation of ``v.seat`` (a spectator view encodes as seat-less)."""
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    obs[UNSEEN_OFFSET:UNSEEN_OFFSET + NUM_CARDS] = 1.0  # cleared below for every card this seat sees
     me = v.seat
     idx = list(v.hand)
     for z in range(9):
@@ -74,6 +78,12 @@ def encode_observation(v: NavalView) -> np.ndarray:
         if v.mulligan_choices[me]:
             idx.append(g + 51)
     obs[idx] = 1.0
+    seen = [UNSEEN_OFFSET + c for c in v.hand]
+    seen += [UNSEEN_OFFSET + c for c in v.board_card if c >= 0]
+    seen += [UNSEEN_OFFSET + c for c in v.discards]
+    if pa is not None and pa.own_card >= 0:
+        seen.append(UNSEEN_OFFSET + pa.own_card)
+    obs[seen] = 0.0
     other = 0 if me is None else 1 - me
     obs[g + 9:g + 17] = (v.actions_taken / 2, v.deployed, v.attacked, v.turn == 1, min(v.turn / 20, 1.0),
                          min(v.deck_count / 38, 1.0), min(len(v.hand) / 20, 1.0),

@@ -119,11 +119,16 @@ def test_observation_reveals_nothing_hidden():
             assert s.information_view(seat).to_dict() == t.information_view(seat).to_dict()
 
 
-def test_observation_shows_own_hand():
+def test_observation_shows_own_hand_and_the_unseen_cards():
+    from envs.naval.observation import UNSEEN_OFFSET
+
     e = naval_v0.raw_env()
     e.reset(seed=4)
     obs = e.observe("captain_a")["observation"]
     assert sorted(np.flatnonzero(obs[:52]).tolist()) == sorted(e.state.hands[0])
+    unseen = np.flatnonzero(obs[UNSEEN_OFFSET:UNSEEN_OFFSET + 52]).tolist()
+    assert unseen == sorted(e.view("captain_a").unseen_cards())
+    assert set(unseen) == set(e.state.deck) | set(e.state.hands[1])
 
 
 def test_ansi_render_shows_only_the_viewers_hand():

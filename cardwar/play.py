@@ -27,8 +27,7 @@ def play_naval(config: NavalConfig, seed: int, spec_a: str, spec_b: str, viewer:
     last_turn = 0
     moves = 0
     if not quiet:
-        out(f"Hit the Deck! seed {seed}: Captain A = {spec_a}, Captain B = {spec_b}; "
-            f"Captain {'AB'[env.state.first_player]} goes first")
+        out(f"Hit the Deck! seed {seed}: Captain A = {spec_a}, Captain B = {spec_b}")
     for agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
@@ -36,6 +35,8 @@ def play_naval(config: NavalConfig, seed: int, spec_a: str, spec_b: str, viewer:
             continue
         state = env.state
         if not quiet and state.turn != last_turn and state.phase.name == "ACTION":
+            if state.turn == 1:
+                out(f"Captain {'AB'[state.first_player]} goes first")
             out("\n" + render_state(state, who))
             last_turn = state.turn
         action = players[agent].act(obs, env.view(agent))

@@ -50,6 +50,7 @@ adds PettingZoo's standard wrappers, so an illegal action ends the game with
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -147,7 +148,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 (PettingZoo naming)
             for a, r in zip(AGENTS, s.returns()):
                 self.rewards[a] = r
                 self.terminations[a] = True
-            self.infos = {a: {"result": s.result} for a in AGENTS}
+            self.infos = {a: {"result": copy.deepcopy(s.result)} for a in AGENTS}
             self.agent_selection = AGENTS[s.current_player]
         self._accumulate_rewards()
         if not s.is_terminal():

@@ -5,16 +5,15 @@ Pure functions of the board; :mod:`envs.naval.state` applies their results.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from envs.naval.actions import AttackStyle
 from envs.naval.hands import HandCategory
-from envs.naval.seemap import NEIGHBOURS, zone_lane, zone_row
+from envs.naval.seemap import NEIGHBOURS, depth, zone_lane, zone_row
 
 
-@dataclass(frozen=True)
-class BattleReport:
-    """What both captains saw once the face-down cards were revealed."""
+class BattleReport(NamedTuple):
+    """What both captains saw once the face-down cards were revealed (immutable)."""
 
     attacker: int
     src: int
@@ -45,16 +44,20 @@ def attack_ships(owner: list[int], ship: list[int], attacker: int, src: int, dst
 
 
 def defence_support(owner: list[int], ship: list[int], src: int, dst: int,
-                    style: AttackStyle) -> list[int]:
+                    style: AttackStyle, bastion: str = "ramming") -> list[int]:
     """Candidate supporting ships of the defender (face-up, next to the ship under attack).
 
     Ramming: Bastion Defence, "a Card adjacent to the Rammed Card Ship".
     Broadside: Broadside Defence, "a second Card in the same Row that is adjacent".
-    Normal: none ("based on only these 2 Cards").
+    Normal: none ("based on only these 2 Cards"), unless ``bastion="any_attack"``:
+    then a ship in its own Seaport is supported by a Seaport neighbour (glossary,
+    "Bastion ... Both Card Ships Support each other in the event of an Attack").
     """
     defender = owner[dst]
     if style == AttackStyle.NORMAL:
-        return []
+        if bastion != "any_attack" or depth(defender, dst) != 0:
+            return []
+        return [ship[z] for z in NEIGHBOURS[dst] if owner[z] == defender and zone_row(z) == zone_row(dst)]
     out = []
     for z in NEIGHBOURS[dst]:
         if owner[z] != defender or z == src:

@@ -14,7 +14,9 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "sealane_control": ("enemy_seaport", "majority"),
     "deck_out": ("end_of_turn", "immediate"),
     "broadside_empty_deck": ("forbidden", "two_cards"),
-    "royal_flush": ("loser_and_adjacent", "any_pair", "off"),
+    "royal_flush": ("loser_and_adjacent", "any_pair", "winner_adjacent", "off"),
+    "bastion": ("ramming", "any_attack"),
+    "blockade": ("seaports", "all_zones"),
     "first_player": ("random", "A", "B"),
 }
 
@@ -45,12 +47,20 @@ class NavalConfig:
 
     royal_flush: str = "loser_and_adjacent"
     """High Royal Flush winner destroys "loser_and_adjacent": the losing ship and
-    one enemy ship next to it; "any_pair": any two adjacent enemy ships instead of
+    one enemy ship next to it; "any_pair": any two adjacent enemy ships, or
+    "winner_adjacent": up to two enemy ships next to the winning ship, instead of
     the normal result; "off": no extra effect."""
 
     royal_flush_defender: bool = True
     """Whether a defender winning with a High Royal Flush also gets the double kill
     (the seed says "A Captain winning a battle")."""
+
+    bastion: str = "ramming"
+    """Bastion Defence (a neighbouring ship joins the defence) against "ramming" only
+    (the Ramming table), or against "any_attack" on a Seaport (the glossary)."""
+
+    blockade: str = "seaports"
+    """Blockade Victory by holding the three enemy "seaports", or "all_zones": all nine."""
 
     alternate_win: bool = False
     """The seed's Alternate Win Condition: after Sealanes, most Seazones controlled
@@ -63,7 +73,7 @@ class NavalConfig:
     """Who takes the first turn: "random" (seeded), "A" or "B"."""
 
     hand_size: int = 7
-    """Cards drawn by each captain at setup."""
+    """Cards drawn by each captain at setup (at most 13, so that both can mulligan)."""
 
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
@@ -75,8 +85,8 @@ class NavalConfig:
         for name in ("royal_flush_defender", "alternate_win", "mulligan"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"naval rule option {name} must be true or false, got {getattr(self, name)!r}")
-        if not isinstance(self.hand_size, int) or not 1 <= self.hand_size <= 20:
-            raise ConfigError(f"naval rule option hand_size must be an integer 1..20, got {self.hand_size!r}")
+        if not isinstance(self.hand_size, int) or isinstance(self.hand_size, bool) or not 1 <= self.hand_size <= 13:
+            raise ConfigError(f"naval rule option hand_size must be an integer 1..13, got {self.hand_size!r}")
 
     @classmethod
     def from_dict(cls, options: dict[str, Any] | None) -> NavalConfig:

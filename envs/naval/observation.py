@@ -28,8 +28,8 @@ GLOBAL_OFFSET = ZONES_OFFSET + 9 * ZONE_FEATURES  # 535
 GLOBAL_FEATURES = (
     ["seat_is_A", "seat_is_B", "to_decide", "my_turn"]
     + [f"phase_{p}" for p in ("mulligan", "action", "defend", "royal_flush", "game_over")]
-    + ["actions_taken/2", "deployed", "attacked", "first_turn", "turn/20", "deck/38", "own_hand/20",
-       "other_hand/20", "attack_pending", "i_attack"]
+    + ["actions_taken/2", "deployed", "attacked", "first_turn", "turn/20", "deck/38", "own_hand/26",
+       "other_hand/26", "attack_pending", "i_attack"]
     + [f"attack_from_{z}" for z in "ABCDEFGHI"] + [f"attack_to_{z}" for z in "ABCDEFGHI"]
     + ["style_normal", "style_ram", "style_broadside", "deck_card_drawn"]
     + [f"sink_candidate_{z}" for z in "ABCDEFGHI"] + ["mulligan_decided", "mulliganed"]
@@ -86,6 +86,6 @@ def encode_observation(v: NavalView) -> np.ndarray:
     obs[seen] = 0.0
     other = 0 if me is None else 1 - me
     obs[g + 9:g + 17] = (v.actions_taken / 2, v.deployed, v.attacked, v.turn == 1, min(v.turn / 20, 1.0),
-                         min(v.deck_count / 38, 1.0), min(len(v.hand) / 20, 1.0),
-                         min(v.hand_counts[other] / 20, 1.0))
+                         min(v.deck_count / 38, 1.0), min(len(v.hand) / 26, 1.0),
+                         min(v.hand_counts[other] / 26, 1.0))  # 26: the most one captain can hold
     return obs

@@ -43,11 +43,14 @@ class DeckOutResult:
     best_hands: tuple[tuple[int, ...], tuple[int, ...]]
 
     def to_dict(self) -> dict:
-        """JSON-friendly summary (the best hands are revealed at the end, as the seed requires)."""
-        return {"reason": "deck exhausted", "decided_by": self.decided_by,
-                "sealanes": list(self.sealanes), "seazones": list(self.seazones),
-                "cards_in_hand": list(self.cards_in_hand),
-                "best_hands": [cards_to_str(h) for h in self.best_hands]}
+        """JSON-friendly summary. The best hands are revealed only when they decide the game
+        (the last tie-breaker); otherwise the hands stay secret, as during play."""
+        out = {"reason": "deck exhausted", "decided_by": self.decided_by,
+               "sealanes": list(self.sealanes), "seazones": list(self.seazones),
+               "cards_in_hand": list(self.cards_in_hand)}
+        if self.decided_by in ("best poker hand", "draw"):
+            out["best_hands"] = [cards_to_str(h) for h in self.best_hands]
+        return out
 
 
 def score_deck_out(owner: list[int], hands: list[list[int]], config: NavalConfig) -> DeckOutResult:

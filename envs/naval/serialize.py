@@ -66,7 +66,7 @@ def state_to_dict(s: NavalState) -> dict:
             "deck_card": _card_or_none(pa.deck_card)},
         "mulligan_choices": list(s.mulligan_choices), "mulligan_shown": _names(s.mulligan_shown),
         "rf_candidates": [zone_letter(z) for z in s.rf_candidates], "rf_picks_left": s.rf_picks_left,
-        "rf_cut": s.rf_cut, "last_battle": None if s.last_battle is None else _battle_to_dict(s.last_battle),
+        "rf_cut": s.rf_cut, "rf_loser": s.rf_loser, "rf_winner_zone": s.rf_winner_zone, "last_battle": None if s.last_battle is None else _battle_to_dict(s.last_battle),
         "winner": s.winner, "result": s.result, "move_number": s.move_number,
     }
 
@@ -95,6 +95,7 @@ def state_from_dict(d: dict) -> NavalState:
     s.mulligan_choices, s.mulligan_shown = list(d["mulligan_choices"]), _cards(d["mulligan_shown"])
     s.rf_candidates = [parse_zone(z) for z in d["rf_candidates"]]
     s.rf_picks_left, s.rf_cut = d["rf_picks_left"], d["rf_cut"]
+    s.rf_loser, s.rf_winner_zone = d["rf_loser"], d["rf_winner_zone"]
     s.last_battle = None if d["last_battle"] is None else _battle_from_dict(d["last_battle"])
     s.winner, s.result, s.move_number = d["winner"], d["result"], d["move_number"]
     return s

@@ -9,7 +9,9 @@ actions of which at most one Deploy and one Attack, draw.
 
 from __future__ import annotations
 
+import copy
 from enum import IntEnum
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,6 +23,7 @@ from envs.naval.battle import BattleReport, attack_ships, defence_support, speci
 from envs.naval.cards import NUM_CARDS
 from envs.naval.config import NavalConfig
 from envs.naval.hands import HandCategory, fast_category, hand_strength
+from envs.naval.royal_flush import first_sink_candidates, next_sink_candidates
 from envs.naval.scoring import DeckOutResult, score_deck_out
 from envs.naval.seemap import (
     CAPTAIN_NAMES, NEIGHBOURS, NUM_ZONES, depth, is_horizontal, seaports, zone_at, zone_lane,
@@ -41,29 +44,30 @@ class IllegalActionError(ValueError):
     """An action that the rules do not allow in this state."""
 
 
-class PendingAttack:
-    """An attack declared and waiting for the defender's answer."""
+class PendingAttack(NamedTuple):
+    """An attack declared and waiting for the defender's answer (immutable)."""
 
-    __slots__ = ("attacker", "src", "dst", "style", "attack_card", "deck_card")
-
-    def __init__(self, attacker: int, src: int, dst: int, style: AttackStyle,
-                 attack_card: int, deck_card: int) -> None:
-        self.attacker, self.src, self.dst, self.style = attacker, src, dst, style
-        self.attack_card = attack_card  # face-down, from the attacker's hand
-        self.deck_card = deck_card  # face-down Broadside draw, -1 if none
+    attacker: int
+    src: int
+    dst: int
+    style: AttackStyle
+    attack_card: int
+    """Face-down, from the attacker's hand."""
+    deck_card: int
+    """Face-down Broadside draw, -1 if none."""
 
 
 def max_game_steps(config: NavalConfig) -> int:
     """Upper bound on decisions in one game.
 
     After setup the deck holds 52 - 14 cards; turn 1 draws one card, every later
-    turn two, so at most ``1 + ceil((38 - 1) / 2)`` turns. A turn has at most one
-    Deploy or Pass plus one attack with its defence and two sinks; plus two
-    mulligan decisions.
+    turn two, so at most ``1 + ceil((38 - 1) / 2)`` turns. A turn has at most five
+    decisions: a Deploy or Pass, an attack, its defence and two sinks; plus the
+    two mulligan decisions.
     """
     after_setup = NUM_CARDS - 2 * config.hand_size
     turns = 1 + -(-(after_setup - 1) // 2)
-    return 2 + turns * (2 + 4)
+    return 2 + turns * 5
 
 
 class NavalState:
@@ -72,7 +76,8 @@ class NavalState:
     __slots__ = (
         "config", "rng", "deck", "hands", "owner", "ship", "discards", "phase", "active",
         "current", "first_player", "turn", "actions_taken", "deployed", "attacked", "pending",
-        "mulligan_choices", "mulligan_shown", "rf_candidates", "rf_picks_left", "rf_cut",
+        "mulligan_choices", "mulligan_shown", "rf_candidates", "rf_picks_left", "rf_cut", "rf_loser",
+        "rf_winner_zone",
         "last_battle", "winner", "result", "move_number",
     )
 
@@ -87,20 +92,28 @@ class NavalState:
         s.hands = [[s.deck.pop() for _ in range(s.config.hand_size)] for _ in range(2)]
         s.owner, s.ship = [-1] * NUM_ZONES, [-1] * NUM_ZONES
         s.discards = []
-        fp = s.config.first_player
-        s.first_player = int(s.rng.integers(2)) if fp == "random" else CAPTAIN_NAMES.index(fp)
-        s.active = s.current = s.first_player
+        s.first_player = -1  # Setup 4 chooses it after the mulligans
+        s.active = s.current = 0  # mulligan decisions: Captain A, then Captain B
         s.turn, s.actions_taken, s.deployed, s.attacked = 1, 0, False, False
         s.pending, s.last_battle, s.winner, s.result = None, None, None, None
         s.mulligan_choices = [None, None]
         s.mulligan_shown = []
-        s.rf_candidates, s.rf_picks_left, s.rf_cut = [], 0, False
+        s.rf_candidates, s.rf_picks_left, s.rf_cut, s.rf_loser, s.rf_winner_zone = [], 0, False, -1, -1
         s.move_number = 0
-        s.phase = Phase.MULLIGAN if s.config.mulligan else Phase.ACTION
+        s.phase = Phase.MULLIGAN
+        if not s.config.mulligan:
+            s._start_play()
         return s
 
+    def _start_play(self) -> None:
+        """Setup 4: choose the first captain; the first turn begins (without its opening draw)."""
+        fp = self.config.first_player
+        self.first_player = int(self.rng.integers(2)) if fp == "random" else CAPTAIN_NAMES.index(fp)
+        self.phase, self.active, self.current = Phase.ACTION, self.first_player, self.first_player
+
     def clone(self) -> NavalState:
-        """A copy that shares nothing mutable (lists copied, the Generator copied while it can still be used)."""
+        """A copy that shares nothing mutable: lists copied, immutable records (pending attack,
+        battle report, config) shared, the Generator copied while it can still be used."""
         c = NavalState.__new__(NavalState)
         c.config, c.phase, c.active, c.current = self.config, self.phase, self.active, self.current
         c.first_player, c.turn, c.actions_taken = self.first_player, self.turn, self.actions_taken
@@ -109,8 +122,10 @@ class NavalState:
         c.owner, c.ship, c.discards = self.owner[:], self.ship[:], self.discards[:]
         c.mulligan_choices, c.mulligan_shown = self.mulligan_choices[:], self.mulligan_shown[:]
         c.rf_candidates, c.rf_picks_left, c.rf_cut = self.rf_candidates[:], self.rf_picks_left, self.rf_cut
-        c.last_battle, c.winner, c.result, c.move_number = self.last_battle, self.winner, self.result, self.move_number
-        if self.phase == Phase.MULLIGAN:  # the only later use of chance: the mulligan reshuffle
+        c.rf_loser, c.rf_winner_zone = self.rf_loser, self.rf_winner_zone
+        c.last_battle, c.winner, c.move_number = self.last_battle, self.winner, self.move_number
+        c.result = copy.deepcopy(self.result) if self.result is not None else None
+        if self.phase == Phase.MULLIGAN:  # the only later uses of chance: the reshuffle, the first captain
             bg = type(self.rng.bit_generator)()
             bg.state = self.rng.bit_generator.state
             c.rng = np.random.Generator(bg)
@@ -191,7 +206,7 @@ class NavalState:
 
     def is_legal(self, action: int) -> bool:
         """Check one action against the rules directly (independently of :meth:`legal_actions`)."""
-        if not 0 <= action < NUM_ACTIONS:
+        if not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_ACTIONS:
             return False
         a, p, phase = DECODED[action], self.current, self.phase
         if phase == Phase.MULLIGAN:
@@ -223,7 +238,8 @@ class NavalState:
     # ------------------------------------------------------------ transitions
     def apply_action(self, action: int) -> None:
         """Play ``action`` for :attr:`current_player`; :class:`IllegalActionError` if it is not legal."""
-        action = int(action)
+        if isinstance(action, (int, np.integer)):
+            action = int(action)
         if not self.is_legal(action):
             raise IllegalActionError(self._illegal_message(action))
         a = DECODED[action]
@@ -242,14 +258,15 @@ class NavalState:
             self._sink(a.zone)
         elif kind == ActionKind.PASS:
             if self.phase == Phase.ROYAL_FLUSH:
-                self.rf_candidates, self.rf_picks_left = [], 0
-            self._finish_action()
+                self._decline_sink()
+            else:
+                self._finish_action()
         else:
             self._choose_mulligan(kind == ActionKind.MULLIGAN)
 
     def _illegal_message(self, action: int) -> str:
         who = f"Captain {CAPTAIN_NAMES[self.current]}"
-        if not 0 <= action < NUM_ACTIONS:
+        if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
             return f"action id {action} is outside 0..{NUM_ACTIONS - 1}"
         if self.phase == Phase.GAME_OVER:
             return f"the game is over; {action_to_string(action)!r} cannot be played"
@@ -269,7 +286,7 @@ class NavalState:
             self.current = other
             return
         shown: list[int] = []
-        for p in (self.first_player, 1 - self.first_player):
+        for p in (0, 1):
             if self.mulligan_choices[p]:
                 shown += self.hands[p]
                 self.hands[p] = [self.deck.pop() for _ in range(self.config.hand_size)]
@@ -277,14 +294,15 @@ class NavalState:
             self.deck += shown
             self.rng.shuffle(self.deck)
         self.mulligan_shown = shown
-        self.phase, self.current = Phase.ACTION, self.first_player
+        self._start_play()
 
     def _deploy(self, card: int, zone: int) -> None:
         p = self.current
         self.hands[p].remove(card)
         self.owner[zone], self.ship[zone] = p, card
         self.deployed = True
-        if all(self.owner[z] == p for z in seaports(1 - p)):  # Blockade Victory
+        held = seaports(1 - p) if self.config.blockade == "seaports" else range(NUM_ZONES)
+        if all(self.owner[z] == p for z in held):  # Blockade Victory
             self._game_over(p, {"reason": "blockade"})
         else:
             self._finish_action()
@@ -300,7 +318,8 @@ class NavalState:
     def _defence_hand(self, pa: PendingAttack, defend_card: int) -> list[int]:
         """The target plus the best supporting ship (if any) plus the defending card."""
         base = [self.ship[pa.dst]] + ([defend_card] if defend_card >= 0 else [])
-        options = [base + [s] for s in defence_support(self.owner, self.ship, pa.src, pa.dst, pa.style)]
+        support = defence_support(self.owner, self.ship, pa.src, pa.dst, pa.style, self.config.bastion)
+        options = [base + [s] for s in support]
         return max(options, key=hand_strength) if options else base
 
     def _resolve_battle(self, defend_card: int) -> None:
@@ -321,29 +340,27 @@ class NavalState:
         royal = ((a_cat if won else d_cat) == HandCategory.HIGH_ROYAL_FLUSH and cfg.royal_flush != "off"
                  and (won or cfg.royal_flush_defender))
         # Supply cut: after a successful Broadside, or after every loss with supply_cut="always".
-        cut = cfg.supply_cut == "always" or (won and pa.style == AttackStyle.BROADSIDE)
+        self.rf_cut = cut = cfg.supply_cut == "always" or (won and pa.style == AttackStyle.BROADSIDE)
+        loser = pa.dst if won else pa.src
+        self.rf_winner_zone = pa.src if won else pa.dst
+        self.rf_candidates, self.rf_picks_left, self.rf_loser = [], 0, -1
+        replacing = royal and cfg.royal_flush in ("any_pair", "winner_adjacent")
+        if replacing:  # the winner's picks replace the normal result
+            self.rf_candidates = first_sink_candidates(cfg.royal_flush, self.owner, winner, self.rf_winner_zone)
+            self.rf_picks_left, self.rf_loser = 2, loser
         destroyed: list[tuple[int, int]] = []
-        self.rf_candidates = []
-        if royal and cfg.royal_flush == "any_pair":
-            enemy = 1 - winner
-            self.rf_candidates = [z for z in range(NUM_ZONES) if self.owner[z] == enemy
-                                  and any(self.owner[n] == enemy for n in NEIGHBOURS[z])]
-            self.rf_picks_left = 2
         if not self.rf_candidates:
-            if won:
-                destroyed += self._destroy(pa.dst, cut)
-            if royal:  # loser_and_adjacent (also any_pair when no adjacent pair exists)
-                loser = pa.dst if won else pa.src
-                if not won:
-                    destroyed += self._destroy(loser, cut)
+            if won or royal:  # a High Royal Flush defender also sinks the attacking ship
+                destroyed += self._destroy(loser, cut)
+            if royal and not replacing:  # loser_and_adjacent: one more enemy ship next to the loser
                 self.rf_candidates = [z for z in NEIGHBOURS[loser] if self.owner[z] == 1 - winner]
                 self.rf_picks_left = 1
-        self.rf_cut = cut
         self.last_battle = BattleReport(att, pa.src, pa.dst, pa.style, tuple(attack_hand), tuple(defence_hand),
                                         a_cat, d_cat, won, royal, tuple(destroyed))
         if self.rf_candidates:
             self.phase, self.current = Phase.ROYAL_FLUSH, winner
         else:
+            self.rf_picks_left, self.rf_loser = 0, -1
             self._finish_action()
 
     def _destroy(self, zone: int, cut: bool) -> list[tuple[int, int]]:
@@ -361,19 +378,28 @@ class NavalState:
         return out
 
     def _sink(self, zone: int) -> None:
-        """High Royal Flush: destroy one more enemy ship chosen by the winner."""
+        """High Royal Flush: the winner destroys a ship of their choice."""
         enemy = self.owner[zone]
-        gone = self._destroy(zone, self.rf_cut)
-        lb = self.last_battle
-        self.last_battle = BattleReport(lb.attacker, lb.src, lb.dst, lb.style, lb.attack_hand, lb.defence_hand,
-                                        lb.attack_category, lb.defence_category, lb.attacker_won, lb.royal_flush,
-                                        lb.destroyed + tuple(gone))
+        self._record_sunk(self._destroy(zone, self.rf_cut))
+        self.rf_loser = -1  # a pick was made: it replaces the normal result
         self.rf_picks_left -= 1
-        self.rf_candidates = ([z for z in NEIGHBOURS[zone] if self.owner[z] == enemy]
-                              if self.rf_picks_left > 0 else [])
+        self.rf_candidates = (next_sink_candidates(self.config.royal_flush, self.owner, enemy, zone,
+                                                   self.rf_winner_zone) if self.rf_picks_left > 0 else [])
         if not self.rf_candidates:
-            self.rf_picks_left = 0
-            self._finish_action()
+            self._end_royal_flush()
+
+    def _decline_sink(self) -> None:
+        """``pass`` during the High Royal Flush: with no pick made yet, the normal result stands."""
+        if self.rf_loser >= 0:
+            self._record_sunk(self._destroy(self.rf_loser, self.rf_cut))
+        self._end_royal_flush()
+
+    def _end_royal_flush(self) -> None:
+        self.rf_candidates, self.rf_picks_left, self.rf_loser = [], 0, -1
+        self._finish_action()
+
+    def _record_sunk(self, gone: list[tuple[int, int]]) -> None:
+        self.last_battle = self.last_battle._replace(destroyed=self.last_battle.destroyed + tuple(gone))
 
     def _finish_action(self) -> None:
         """One of the turn's two actions is done; the turn ends after the second."""

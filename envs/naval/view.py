@@ -8,6 +8,7 @@ not play itself. Agents and observations are built from views only.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -40,6 +41,7 @@ class NavalView(NamedTuple):
     active: int
     current: int
     first_player: int
+    """-1 until Setup 4 chooses it after the mulligans."""
     turn: int
     actions_taken: int
     deployed: bool
@@ -74,7 +76,8 @@ class NavalView(NamedTuple):
         return cls(seat, s.phase, s.active, s.current, s.first_player, s.turn, s.actions_taken, s.deployed,
                    s.attacked, tuple(s.hands[seat]) if seat is not None else (), tuple(s.owner), tuple(s.ship),
                    tuple(s.discards), len(s.deck), (len(s.hands[0]), len(s.hands[1])), pending, mc,  # type: ignore[arg-type]
-                   tuple(s.mulligan_shown), tuple(s.rf_candidates), s.last_battle, s.winner, s.result)
+                   tuple(s.mulligan_shown), tuple(s.rf_candidates), s.last_battle, s.winner,
+                   copy.deepcopy(s.result) if s.result is not None else None)
 
     def unseen_cards(self) -> list[int]:
         """Cards this seat cannot see: the deck, the other hand and face-down cards of the other side."""
@@ -104,7 +107,7 @@ class NavalView(NamedTuple):
                   "destroyed": [{"zone": zone_letter(z), "card": card_to_str(c)} for z, c in b.destroyed]}
         return {
             "seat": None if self.seat is None else "AB"[self.seat], "phase": self.phase.name.lower(),
-            "active": "AB"[self.active], "current": "AB"[self.current], "first_player": "AB"[self.first_player],
+            "active": "AB"[self.active], "current": "AB"[self.current], "first_player": "AB"[self.first_player] if self.first_player >= 0 else None,
             "turn": self.turn, "actions_taken": self.actions_taken, "deployed": self.deployed,
             "attacked": self.attacked, "hand": names(sorted(self.hand)), "board": board,
             "discards": names(self.discards), "deck_count": self.deck_count,

@@ -21,7 +21,7 @@ def test_from_dict_round_trips_and_rejects_unknown_keys():
         NavalConfig.from_dict({"suply_cut": "always"})
 
 
-@pytest.mark.parametrize("bad", [{"deck_out": "never"}, {"mulligan": "yes"}, {"hand_size": 0},
+@pytest.mark.parametrize("bad", [{"deck_out": "never"}, {"mulligan": "yes"}, {"hand_size": 0}, {"bastion": "x"},
                                  {"first_player": "C"}])
 def test_bad_values_are_rejected(bad):
     with pytest.raises(ConfigError):
@@ -29,5 +29,10 @@ def test_bad_values_are_rejected(bad):
 
 
 def test_first_player_option_and_step_bound():
-    assert NavalState.new_game(NavalConfig(first_player="B"), seed=0).current_player == 1
-    assert max_game_steps(NavalConfig()) == 2 + 20 * 6
+    assert NavalState.new_game(NavalConfig(first_player="B", mulligan=False), seed=0).current_player == 1
+    assert max_game_steps(NavalConfig()) == 2 + 20 * 5
+
+
+def test_hand_size_leaves_room_for_two_mulligans():
+    with pytest.raises(ConfigError, match="1..13"):
+        NavalConfig(hand_size=14)

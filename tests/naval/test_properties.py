@@ -18,6 +18,7 @@ RULE_VARIANTS = [
     NavalConfig(supply_cut="always", sealane_control="majority", royal_flush="any_pair", alternate_win=True),
     NavalConfig(deck_out="immediate", broadside_empty_deck="two_cards", royal_flush_defender=False,
                 first_player="B", mulligan=False),
+    NavalConfig(royal_flush="winner_adjacent", bastion="any_attack", blockade="all_zones", first_player="A"),
 ]
 
 

@@ -212,12 +212,67 @@ def test_defender_with_high_royal_flush_sinks_the_attacker():
     assert s.phase == Phase.ROYAL_FLUSH and s.current == A and legal(s) == {"pass"} | {"sink A"}
 
 
+def test_any_pair_option_sinks_two_adjacent_ships_anywhere():
+    cfg = NavalConfig(mulligan=False, royal_flush="any_pair")
+    s = state_from_diagram("A:2C A:3C A:4D\nB:AS A:5D .\nB:9H . .", hands={"B": ["KS"]}, deck_top=["QS"],
+                           active="B", config=cfg)
+    play(s, "attack D>E broadside KS", "nodefend")
+    assert s.phase == Phase.ROYAL_FLUSH and board(s)["E"] == "A:5D"  # the picks replace the normal result
+    assert legal(s) == {"pass", "sink G", "sink H", "sink I", "sink E"}
+    play(s, "sink G")
+    assert legal(s) == {"pass", "sink H"}  # the second ship must be next to the first
+    play(s, "sink H")
+    # H was A's Seaport ship behind E: a won Broadside cuts the supply of E as well.
+    assert board(s) == {"I": "A:4D", "D": "B:AS", "A": "B:9H"}
+
+
+def test_any_pair_declined_keeps_the_normal_result():
+    cfg = NavalConfig(mulligan=False, royal_flush="any_pair")
+    s = state_from_diagram("A:2C A:3C A:4D\nB:AS A:5D .\nB:9H . .", hands={"B": ["KS"]}, deck_top=["QS"],
+                           active="B", config=cfg)
+    play(s, "attack D>E broadside KS", "nodefend", "pass")
+    assert "E" not in board(s) and s.phase == Phase.ACTION
+
+
+def test_winner_adjacent_option_sinks_up_to_two_neighbours_of_the_winning_ship():
+    cfg = NavalConfig(mulligan=False, royal_flush="winner_adjacent")
+    s = state_from_diagram("A:2C A:3C .\nB:AS A:5D .\nB:9H . .", hands={"B": ["KS"]}, deck_top=["QS"],
+                           active="B", config=cfg)
+    play(s, "attack D>E broadside KS", "nodefend")
+    assert legal(s) == {"pass", "sink G", "sink E"}  # enemy neighbours of the winning ship at D
+    play(s, "sink G", "sink E")
+    assert board(s) == {"H": "A:3C", "D": "B:AS", "A": "B:9H"}
+
+
+def test_bastion_any_attack_option_supports_a_seaport_against_a_normal_attack():
+    diagram = "A:9C A:9D .\nB:5S . .\nB:2H . ."
+    s = state_from_diagram(diagram, hands={"B": ["KC"]}, active="B")
+    play(s, "attack D>G normal KC", "nodefend")
+    assert s.last_battle.attacker_won  # K-5 high card beats a lone 9
+    cfg = NavalConfig(mulligan=False, bastion="any_attack")
+    s = state_from_diagram(diagram, hands={"B": ["KC"]}, active="B", config=cfg)
+    play(s, "attack D>G normal KC", "nodefend")
+    assert not s.last_battle.attacker_won  # the Bastion makes a pair of nines
+    assert sorted(s.last_battle.defence_hand) == sorted(map(parse_card, ["9C", "9D"]))
+
+
 # ------------------------------------------------------------------ Victory
 def test_blockade_of_all_three_enemy_seaports_wins_at_once():
     s = state_from_diagram("B:2C B:3C .\nB:4C B:5C B:6C\nB:7C B:8C B:9C", hands={"B": ["10C"]}, active="B")
     play(s, "deploy 10C I")
     assert s.is_terminal() and s.winner == B and s.result["reason"] == "blockade"
     assert s.returns() == [-1.0, 1.0]
+
+
+def test_blockade_all_zones_option_needs_all_nine_seazones():
+    cfg = NavalConfig(mulligan=False, blockade="all_zones")
+    s = state_from_diagram("B:2C B:3C .\n. B:4C B:5C\nB:6C B:7C B:8C", hands={"B": ["9C", "10C"]}, active="B",
+                           config=cfg)
+    play(s, "deploy 9C I")
+    assert not s.is_terminal()  # D is empty: only 8 Seazones held
+    s = state_from_diagram("B:2C B:3C .\n. B:4C B:5C\nB:6C B:7C B:8C", hands={"B": ["9C"]}, active="B")
+    play(s, "deploy 9C I")
+    assert s.is_terminal() and s.winner == B  # default: the three enemy Seaports suffice
 
 
 def _deck_out(diagram: str, hands: dict, config: NavalConfig | None = None) -> NavalState:
@@ -246,6 +301,13 @@ def test_deck_exhaustion_last_tie_breaker_is_the_best_poker_hand():
     s = _deck_out(". . .\n. . .\n. . .", hands={"A": ["3C", "KS", "KD"], "B": ["4C", "4D"]})
     # 3 cards each; A's pair of kings beats B's pair of fours.
     assert s.winner == A and s.result["decided_by"] == "best poker hand"
+    best_a, best_b = (set(h.split()) for h in s.result["best_hands"])  # revealed because they decided it
+    assert {"KS", "KD"} <= best_a and {"4C", "4D"} <= best_b
+
+
+def test_hands_stay_secret_when_cards_in_hand_decide():
+    s = _deck_out(". . .\n. . .\n. . .", hands={"A": ["3C", "KS", "QD"], "B": ["4C"]})
+    assert "best_hands" not in s.result
 
 
 def test_alternate_win_condition_counts_seazones_before_cards():
@@ -281,6 +343,7 @@ def test_immediate_deck_out_option_ends_before_the_next_action():
 def test_mulligan_redraws_and_reshuffles_the_shown_cards():
     s = NavalState.new_game(NavalConfig(first_player="A"), seed=11)
     old_a = list(s.hands[A])
+    assert s.current == A and s.information_view(B).first_player == -1  # Setup 4 comes after Setup 3
     play(s, "mulligan")
     assert s.hands[A] == old_a  # the redraw waits for both decisions
     assert s.information_view(B).mulligan_choices == (None, None)  # A's choice is not shown to B yet

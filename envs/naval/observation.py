@@ -34,13 +34,13 @@ GLOBAL_FEATURES = (
     + ["style_normal", "style_ram", "style_broadside", "deck_card_drawn"]
     + [f"sink_candidate_{z}" for z in "ABCDEFGHI"] + ["mulligan_decided", "mulliganed"]
 )
+_ALL_CARDS = range(NUM_CARDS)
 OBS_SIZE = GLOBAL_OFFSET + len(GLOBAL_FEATURES)  # 587
 
 
 def encode_observation(v: NavalView) -> np.ndarray:
     """The float32 observation of ``v.seat`` (a spectator view encodes as seat-less)."""
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
-    obs[UNSEEN_OFFSET:UNSEEN_OFFSET + NUM_CARDS] = 1.0  # cleared below for every card this seat sees
     me = v.seat
     idx = list(v.hand)
     for z in range(9):
@@ -77,13 +77,13 @@ def encode_observation(v: NavalView) -> np.ndarray:
         idx.append(g + 50)
         if v.mulligan_choices[me]:
             idx.append(g + 51)
+    seen = set(v.hand)
+    seen.update(v.board_card)
+    seen.update(v.discards)
+    if pa is not None:
+        seen.add(pa.own_card)
+    idx += [UNSEEN_OFFSET + c for c in _ALL_CARDS if c not in seen]
     obs[idx] = 1.0
-    seen = [UNSEEN_OFFSET + c for c in v.hand]
-    seen += [UNSEEN_OFFSET + c for c in v.board_card if c >= 0]
-    seen += [UNSEEN_OFFSET + c for c in v.discards]
-    if pa is not None and pa.own_card >= 0:
-        seen.append(UNSEEN_OFFSET + pa.own_card)
-    obs[seen] = 0.0
     other = 0 if me is None else 1 - me
     obs[g + 9:g + 17] = (v.actions_taken / 2, v.deployed, v.attacked, v.turn == 1, min(v.turn / 20, 1.0),
                          min(v.deck_count / 38, 1.0), min(len(v.hand) / 26, 1.0),

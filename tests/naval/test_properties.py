@@ -146,3 +146,25 @@ def test_same_seed_same_game_and_json_is_plain_data():
     assert NavalState.new_game(seed=43).deck != a.deck
     json.loads(state_to_json(a))  # valid JSON
     assert NavalState.from_dict(a.to_dict()).to_dict() == a.to_dict()
+
+
+def test_move_log_and_spectator_board_never_name_a_hidden_card():
+    """The public narration of each move and the spectator's picture name only public cards."""
+    import re
+
+    from envs.naval.render import narrate, render_state
+
+    card_re = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b")
+    for g in range(150):
+        rng = np.random.default_rng(g)
+        s = NavalState.new_game(seed=g)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            a = legal[int(rng.integers(len(legal)))]
+            before = s.clone()
+            s.apply_action(a)
+            # secret: hidden from at least one captain, and not among the cards shown at the mulligan
+            hidden = {card_to_str(c) for c in (hidden_from(s, 0) | hidden_from(s, 1)) - set(s.mulligan_shown)}
+            text = "\n".join(narrate(before, a, s)) + "\n" + render_state(s, None)
+            named = set(card_re.findall(text))
+            assert not named & hidden, f"game {g}: {named & hidden} in\n{text}"

@@ -1,0 +1,46 @@
+"""Precomputed geometry of the fixed 12 x 10 cell grid (every scenario uses it).
+
+Cells are ``row * 12 + col`` in odd-r offset layout. Tables are built once at
+import: neighbours, distances, and the hexes strictly between two cells two
+apart (both nudged lines, for lines of sight along hex edges).
+"""
+
+from __future__ import annotations
+
+from envs.hexwar.hexgrid import distance, lines_between, neighbours
+from envs.hexwar.scenario import MAX_HEIGHT, MAX_WIDTH, NUM_CELLS, cell_of, hex_of
+
+HEXES = tuple(hex_of(c) for c in range(NUM_CELLS))
+
+
+
+def _neighbour_cells(c: int) -> tuple[int, ...]:
+    out = []
+    for n in neighbours(HEXES[c]):
+        nc = cell_of(n)
+        col, row = nc % MAX_WIDTH, nc // MAX_WIDTH
+        if 0 <= row < MAX_HEIGHT and 0 <= col < MAX_WIDTH and HEXES[nc] == n:
+            out.append(nc)
+    return tuple(sorted(out))
+
+
+NEIGH: tuple[tuple[int, ...], ...] = tuple(_neighbour_cells(c) for c in range(NUM_CELLS))
+"""Adjacent cells of each cell (inside the 12 x 10 grid)."""
+
+DIST: tuple[tuple[int, ...], ...] = tuple(tuple(distance(HEXES[a], HEXES[b]) for b in range(NUM_CELLS))
+                                          for a in range(NUM_CELLS))
+"""Hex distance between any two cells."""
+
+
+def _between() -> dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]]:
+    out = {}
+    for a in range(NUM_CELLS):
+        for b in range(NUM_CELLS):
+            if DIST[a][b] == 2:
+                left, right = lines_between(HEXES[a], HEXES[b])
+                out[(a, b)] = (tuple(cell_of(h) for h in left), tuple(cell_of(h) for h in right))
+    return out
+
+
+BETWEEN = _between()
+"""For cells two apart: the cells strictly between them on the line nudged to each side."""

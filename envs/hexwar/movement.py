@@ -1,0 +1,71 @@
+"""Movement (seed, "Movement", "Terrain", "Interpenetration").
+
+- Move up to the allowance (1 foot/guns, 2 mechanised/motorised/tanks/SPGs, 3 recce).
+- "Units must cease movement when entering a hex adjacent to an enemy unit."
+- "Units in hexes adjacent to an enemy occupied hex, can only leave the hex [by]
+  moving into another hex not adjacent to an enemy unit."
+- "Units moving into, through or out of woods, buildings or broken terrain ... may
+  only move 1 hex."
+- Rivers only at bridges and fords; marsh and lakes impassable; enemy hexes closed.
+- "friendly units may pass through each other freely, unless adjacent to an enemy";
+  a move ends only where the stacking limit leaves room.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from envs.hexwar.geometry import NEIGH
+from envs.hexwar.terrain import IMPASSABLE, SLOW, Terrain, stack_limit
+
+
+def reachable(start: int, allowance: int, side: int, terrain: Sequence[Terrain], on_map: Sequence[bool],
+              occupants: dict[int, list[int]], unit_side: Sequence[int],
+              extra: int = 1) -> tuple[set[int], dict[int, int]]:
+    """(destinations of a move from ``start``, the BFS parent of every cell entered).
+
+    ``occupants`` maps cells to the units the mover's side knows of there (hidden enemies
+    left out, so that the moves offered reveal nothing). ``extra`` is how many units
+    arrive (2 for a joint move). A cell passed through may be full; a destination has room.
+    """
+    def enemy_adjacent(c: int) -> bool:
+        return any(unit_side[u] != side for n in NEIGH[c] for u in occupants.get(n, ()))
+
+    slow_start = terrain[start] in SLOW
+    start_zoc = enemy_adjacent(start)
+    parent: dict[int, int] = {}
+    dests: set[int] = set()
+    frontier = [start]
+    seen = {start}
+    for step in range(1 if slow_start else allowance):
+        nxt = []
+        for c in frontier:
+            for n in NEIGH[c]:
+                if n in seen or not on_map[n] or terrain[n] in IMPASSABLE:
+                    continue
+                here = occupants.get(n, ())
+                if any(unit_side[u] != side for u in here):
+                    continue
+                slow = terrain[n] in SLOW
+                if slow and step > 0:
+                    continue
+                zoc = enemy_adjacent(n)
+                if step == 0 and start_zoc and zoc:
+                    continue
+                seen.add(n)
+                parent[n] = c
+                if len(here) + extra <= stack_limit(terrain[n]):
+                    dests.add(n)
+                if not slow and not zoc:
+                    nxt.append(n)
+        frontier = nxt
+    return dests, parent
+
+
+def path_to(parent: dict[int, int], start: int, dest: int) -> list[int]:
+    """The cells entered on the way from ``start`` to ``dest`` (``dest`` included)."""
+    out = [dest]
+    while out[-1] != start:
+        out.append(parent[out[-1]])
+    out.pop()
+    return out[::-1]

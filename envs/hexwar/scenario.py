@@ -1,0 +1,265 @@
+"""Scenarios: map, forces, objectives and turn limit, read from YAML files.
+
+The seed has no victory conditions; scenarios supply them in the spirit of
+One-Hour Wargames (RULES.md, "Scenarios and victory"). Every map fits the fixed
+maximum of 12 columns x 10 rows, so one policy can play every scenario. A file
+with a mistake gets a :class:`ScenarioError` naming the file and the field.
+
+File format (``configs/scenarios/hexwar/*.yaml``)::
+
+    title: River crossing
+    description: Blue must seize the far bank.
+    turns: 12
+    map: |            # one character per hex, rows top to bottom (see terrain.py)
+      . . W . .
+      ~ = ~ F ~
+      . . . H .
+    objectives:
+      - {hex: B1, value: 2, holder: red}     # holder: blue, red or none
+    sides:
+      blue:
+        name: US 2nd Armored
+        units:
+          - {type: tank, hex: B3}
+          - {type: artillery}                 # no hex: off-table artillery
+      red:
+        name: Kampfgruppe
+        units:
+          - {type: foot, hex: C1, hidden: true}
+"""
+
+from __future__ import annotations
+
+import pathlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from envs.hexwar.hexgrid import Hex, from_offset, label, parse_label, to_offset
+from envs.hexwar.terrain import CHARS, IMPASSABLE, Terrain, stack_limit
+from envs.hexwar.units import TYPE_NAMES, UnitType
+
+MAX_WIDTH, MAX_HEIGHT = 12, 10
+NUM_CELLS = MAX_WIDTH * MAX_HEIGHT
+SIDES = ("blue", "red")
+SCENARIO_DIR = pathlib.Path(__file__).resolve().parents[2] / "configs" / "scenarios" / "hexwar"
+
+
+class ScenarioError(ValueError):
+    """A scenario file or mapping that cannot be played; the message names file and field."""
+
+
+@dataclass(frozen=True)
+class UnitSpec:
+    """A unit at the start of a scenario; ``hex`` None means off-table artillery."""
+
+    side: int
+    type: UnitType
+    hex: Hex | None
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class Objective:
+    """An objective hex worth ``value`` points to the side holding it at the end."""
+
+    hex: Hex
+    value: int
+    holder: int  # 0 blue, 1 red, -1 nobody
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A playable scenario (immutable; shared by every state of a game)."""
+
+    name: str
+    title: str
+    description: str
+    width: int
+    height: int
+    turns: int
+    terrain: tuple[Terrain, ...]
+    """Terrain by cell (``row * MAX_WIDTH + col``); cells off the map are LAKE."""
+    objectives: tuple[Objective, ...]
+    units: tuple[UnitSpec, ...]
+    side_names: tuple[str, str] = ("Blue", "Red")
+    on_map: tuple[bool, ...] = field(default=(), repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.on_map:
+            object.__setattr__(self, "on_map", tuple(
+                (c % MAX_WIDTH) < self.width and (c // MAX_WIDTH) < self.height for c in range(NUM_CELLS)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The scenario in the YAML file's form."""
+        rows = []
+        for r in range(self.height):
+            rows.append(" ".join(_CHAR_OF[self.terrain[r * MAX_WIDTH + c]] for c in range(self.width)))
+        sides: dict[str, Any] = {}
+        for i, s in enumerate(SIDES):
+            units = []
+            for u in self.units:
+                if u.side == i:
+                    d: dict[str, Any] = {"type": _TYPE_NAME[u.type]}
+                    if u.hex is not None:
+                        d["hex"] = label(u.hex)
+                    if u.hidden:
+                        d["hidden"] = True
+                    units.append(d)
+            sides[s] = {"name": self.side_names[i], "units": units}
+        return {"name": self.name, "title": self.title, "description": self.description, "turns": self.turns,
+                "map": "\n".join(rows) + "\n",
+                "objectives": [{"hex": label(o.hex), "value": o.value,
+                                "holder": "none" if o.holder < 0 else SIDES[o.holder]} for o in self.objectives],
+                "sides": sides}
+
+
+_CHAR_OF = {v: k for k, v in CHARS.items()}
+_TYPE_NAME = {v: k for k, v in TYPE_NAMES.items() if k != "infantry"}
+
+
+def cell_of(h: Hex) -> int:
+    """Cell index of a hex (its odd-r offset position on the fixed 12 x 10 grid)."""
+    col, row = to_offset(h)
+    return row * MAX_WIDTH + col
+
+
+def hex_of(cell: int) -> Hex:
+    """Inverse of :func:`cell_of`."""
+    return from_offset(cell % MAX_WIDTH, cell // MAX_WIDTH)
+
+
+class _Reader:
+    """Field access that reports the file and the field path on any mistake."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, where: str, msg: str) -> ScenarioError:
+        return ScenarioError(f"{self.source}: {where}: {msg}")
+
+    def mapping(self, data: Any, where: str, required: set[str], optional: set[str]) -> dict:
+        if not isinstance(data, dict):
+            raise self.fail(where, f"expected a mapping, got {type(data).__name__}")
+        missing = required - set(data)
+        if missing:
+            raise self.fail(where, f"missing field(s) {', '.join(sorted(missing))}")
+        unknown = set(data) - required - optional
+        if unknown:
+            raise self.fail(where, f"unknown field(s) {', '.join(sorted(map(str, unknown)))}; "
+                                   f"known: {', '.join(sorted(required | optional))}")
+        return data
+
+    def integer(self, value: Any, where: str, lo: int, hi: int) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+            raise self.fail(where, f"expected an integer {lo}..{hi}, got {value!r}")
+        return value
+
+
+def scenario_from_dict(data: Any, name: str = "scenario", source: str = "<scenario>") -> Scenario:
+    """Validate and build a scenario from its mapping; errors name ``source`` and the field."""
+    rd = _Reader(source)
+    d = rd.mapping(data, "(top level)", {"map", "sides", "turns"}, {"name", "title", "description", "objectives"})
+    turns = rd.integer(d["turns"], "turns", 1, 60)
+    if not isinstance(d["map"], str) or not d["map"].strip():
+        raise rd.fail("map", "expected rows of terrain characters")
+    rows = [r.split() for r in d["map"].strip().splitlines()]
+    height, width = len(rows), len(rows[0])
+    if not 1 <= height <= MAX_HEIGHT or not 1 <= width <= MAX_WIDTH:
+        raise rd.fail("map", f"{width} x {height} hexes; the most is {MAX_WIDTH} x {MAX_HEIGHT}")
+    terrain = [Terrain.LAKE] * NUM_CELLS
+    for r, row in enumerate(rows):
+        if len(row) != width:
+            raise rd.fail(f"map row {r + 1}", f"has {len(row)} hexes, the first row has {width}")
+        for c, ch in enumerate(row):
+            if ch not in CHARS:
+                raise rd.fail(f"map row {r + 1}", f"unknown terrain {ch!r}; use one of {' '.join(CHARS)}")
+            terrain[r * MAX_WIDTH + c] = CHARS[ch]
+
+    def on_map_hex(value: Any, where: str) -> Hex:
+        try:
+            h = parse_label(str(value))
+        except ValueError as err:
+            raise rd.fail(where, str(err)) from None
+        col, row = to_offset(h)
+        if not (0 <= col < width and 0 <= row < height):
+            raise rd.fail(where, f"{value} is off the {width} x {height} map")
+        if terrain[cell_of(h)] in IMPASSABLE:
+            raise rd.fail(where, f"{value} is impassable ({terrain[cell_of(h)].name.lower()})")
+        return h
+
+    def side_index(value: Any, where: str) -> int:
+        if value in ("none", None):
+            return -1
+        if value not in SIDES:
+            raise rd.fail(where, f"expected blue, red or none, got {value!r}")
+        return SIDES.index(value)
+
+    objectives = []
+    objs = d.get("objectives") or []
+    if not isinstance(objs, list):
+        raise rd.fail("objectives", "expected a list")
+    for i, o in enumerate(objs):
+        w = f"objectives[{i}]"
+        o = rd.mapping(o, w, {"hex"}, {"value", "holder"})
+        objectives.append(Objective(on_map_hex(o["hex"], f"{w}.hex"), rd.integer(o.get("value", 1), f"{w}.value", 1, 10),
+                                    side_index(o.get("holder", "none"), f"{w}.holder")))
+    sides = rd.mapping(d["sides"], "sides", set(SIDES), set())
+    units: list[UnitSpec] = []
+    names = []
+    occupancy: dict[Hex, list[int]] = {}
+    for si, side in enumerate(SIDES):
+        s = rd.mapping(sides[side], f"sides.{side}", {"units"}, {"name"})
+        names.append(str(s.get("name", side.title())))
+        if not isinstance(s["units"], list) or not s["units"]:
+            raise rd.fail(f"sides.{side}.units", "expected a non-empty list of units")
+        for i, u in enumerate(s["units"]):
+            w = f"sides.{side}.units[{i}]"
+            u = rd.mapping(u, w, {"type"}, {"hex", "hidden"})
+            if u["type"] not in TYPE_NAMES:
+                raise rd.fail(f"{w}.type", f"unknown unit type {u['type']!r}; types: {', '.join(sorted(TYPE_NAMES))}")
+            utype = TYPE_NAMES[u["type"]]
+            h = None
+            if "hex" in u:
+                h = on_map_hex(u["hex"], f"{w}.hex")
+                occupancy.setdefault(h, []).append(si)
+                here = occupancy[h]
+                if len(set(here)) > 1:
+                    raise rd.fail(f"{w}.hex", f"{u['hex']} already holds an enemy unit")
+                if len(here) > stack_limit(terrain[cell_of(h)]):
+                    raise rd.fail(f"{w}.hex", f"{u['hex']} holds more units than its terrain allows")
+            elif utype != UnitType.ARTILLERY:
+                raise rd.fail(f"{w}.hex", "only artillery may be off-table (no hex)")
+            hidden = u.get("hidden", False)
+            if not isinstance(hidden, bool):
+                raise rd.fail(f"{w}.hidden", f"expected true or false, got {hidden!r}")
+            units.append(UnitSpec(si, utype, h, hidden))
+        if not any(x.hex is not None for x in units if x.side == si):
+            raise rd.fail(f"sides.{side}.units", "needs at least one unit on the table")
+    return Scenario(name=str(d.get("name", name)), title=str(d.get("title", name)),
+                    description=str(d.get("description", "")).strip(), width=width, height=height, turns=turns,
+                    terrain=tuple(terrain), objectives=tuple(objectives), units=tuple(units),
+                    side_names=(names[0], names[1]))
+
+
+def available_scenarios() -> list[str]:
+    """Names of the shipped scenarios."""
+    return sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
+
+
+def load_scenario(name_or_path: str) -> Scenario:
+    """A shipped scenario by name, or a YAML file by path."""
+    import yaml
+
+    path = pathlib.Path(name_or_path)
+    if path.suffix not in (".yaml", ".yml"):
+        path = SCENARIO_DIR / f"{name_or_path}.yaml"
+        if not path.exists():
+            raise ScenarioError(f"unknown scenario {name_or_path!r}; scenarios: {', '.join(available_scenarios())}, "
+                                "random, or a path to a .yaml file")
+    if not path.exists():
+        raise ScenarioError(f"{path}: no such scenario file")
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as err:
+        raise ScenarioError(f"{path}: not valid YAML: {err}") from None
+    return scenario_from_dict(data, name=path.stem, source=str(path))

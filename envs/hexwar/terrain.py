@@ -1,0 +1,54 @@
+"""Terrain of the hex WW2 game (seed, "Terrain", "Sighting", "Cover").
+
+Map files write one character per hex: ``.`` clear, ``W`` woods, ``B``
+buildings, ``X`` broken terrain (walls, hedges), ``H`` hill, ``~`` river, ``F``
+ford, ``=`` bridge, ``M`` marsh, ``L`` lake.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class Terrain(IntEnum):
+    """One hex's terrain."""
+
+    CLEAR = 0
+    WOODS = 1
+    BUILDINGS = 2
+    BROKEN = 3
+    HILL = 4
+    RIVER = 5
+    FORD = 6
+    BRIDGE = 7
+    MARSH = 8
+    LAKE = 9
+
+
+CHARS = {".": Terrain.CLEAR, "W": Terrain.WOODS, "B": Terrain.BUILDINGS, "X": Terrain.BROKEN, "H": Terrain.HILL,
+         "~": Terrain.RIVER, "F": Terrain.FORD, "=": Terrain.BRIDGE, "M": Terrain.MARSH, "L": Terrain.LAKE}
+CHAR_OF = {v: k for k, v in CHARS.items()}
+
+IMPASSABLE = frozenset({Terrain.RIVER, Terrain.MARSH, Terrain.LAKE})
+"""'Rivers - can only be crossed via bridges and fords'; 'Marshland and Lakes - impassable to all units'."""
+
+SLOW = frozenset({Terrain.WOODS, Terrain.BUILDINGS, Terrain.BROKEN})
+"""'Units moving into, through or out of woods, buildings or broken terrain units may only move 1 hex.'"""
+
+COVER = SLOW
+"""'Infantry in woods, towns, or broken terrain' are in cover."""
+
+BLOCKS_SIGHT = frozenset({Terrain.WOODS, Terrain.BUILDINGS, Terrain.HILL})
+"""'line of sight is not blocked by hills, woods, buildings' (an intervening hex blocks)."""
+
+OPEN = frozenset({Terrain.CLEAR, Terrain.HILL, Terrain.FORD, Terrain.BRIDGE})
+"""Open terrain (no cover): where evasive action and smoke count."""
+
+
+def stack_limit(t: Terrain) -> int:
+    """'Only 1 unit may occupy any terrain hex. Up to 2 friendly units can occupy an open terrain hex.'
+
+    Only clear hexes count as open terrain for stacking; every hex with a feature
+    (hills, fords and bridges included) holds one unit.
+    """
+    return 2 if t == Terrain.CLEAR else 1

@@ -1,0 +1,286 @@
+"""Shipped scenarios, scenario-file error messages and the procedural generator."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+import yaml
+
+from envs.hexwar.generator import generate_scenario
+from envs.hexwar.hexgrid import Hex, from_offset, neighbours, to_offset
+from envs.hexwar.scenario import (
+    MAX_HEIGHT, MAX_WIDTH, Scenario, ScenarioError, available_scenarios, cell_of, load_scenario, scenario_from_dict,
+)
+from envs.hexwar.terrain import IMPASSABLE, Terrain, stack_limit
+from envs.hexwar.units import STATS, UnitType
+
+SHIPPED = ("meeting_engagement", "river_crossing", "artillery_barrage", "hill_and_hedgerows")
+SEEDS = range(50)
+
+
+# ------------------------------------------------------------------ helpers
+def terrain_counts(sc: Scenario) -> dict[Terrain, int]:
+    out: dict[Terrain, int] = {}
+    for c, t in enumerate(sc.terrain):
+        if sc.on_map[c]:
+            out[t] = out.get(t, 0) + 1
+    return out
+
+
+def reachable(sc: Scenario, starts: list[Hex], blocked: frozenset[Terrain] = frozenset()) -> set[Hex]:
+    """Passable on-map hexes reachable by land from ``starts`` (independent of the generator's own BFS)."""
+    def ok(h: Hex) -> bool:
+        col, row = to_offset(h)
+        return (0 <= col < sc.width and 0 <= row < sc.height
+                and sc.terrain[cell_of(h)] not in IMPASSABLE | blocked)
+
+    seen = {h for h in starts if ok(h)}
+    queue = deque(seen)
+    while queue:
+        for n in neighbours(queue.popleft()):
+            if n not in seen and ok(n):
+                seen.add(n)
+                queue.append(n)
+    return seen
+
+
+def rows(sc: Scenario, *rr: int) -> list[Hex]:
+    return [from_offset(c, r) for r in rr for c in range(sc.width)]
+
+
+def points(sc: Scenario, side: int) -> int:
+    return sum(STATS[u.type].points for u in sc.units if u.side == side)
+
+
+def check_stacking(sc: Scenario) -> None:
+    here: dict[Hex, list[int]] = {}
+    for u in sc.units:
+        if u.hex is not None:
+            here.setdefault(u.hex, []).append(u.side)
+    for h, sides in here.items():
+        assert len(set(sides)) == 1 and len(sides) <= stack_limit(sc.terrain[cell_of(h)]), h
+
+
+# ------------------------------------------------------------------ shipped scenarios
+def test_the_four_scenarios_ship():
+    assert set(SHIPPED) <= set(available_scenarios())
+
+
+@pytest.mark.parametrize("name", available_scenarios())
+def test_shipped_scenario_loads_and_round_trips(name):
+    sc = load_scenario(name)
+    assert sc.name == name and sc.title and sc.description
+    assert 10 <= sc.turns <= 15
+    assert sc.width <= MAX_WIDTH and sc.height <= MAX_HEIGHT
+    assert scenario_from_dict(sc.to_dict()) == sc
+    assert sc.objectives
+    for side in (0, 1):
+        n = sum(u.side == side for u in sc.units)
+        assert 4 <= n <= 8
+        assert len({u.type for u in sc.units if u.side == side}) >= 3  # mixed forces
+    check_stacking(sc)
+    # Blue starts in the top half, red in the bottom half; everything reachable from both edges.
+    for u in sc.units:
+        if u.hex is not None:
+            assert (u.hex.r < sc.height / 2) == (u.side == 0), u
+    top, bottom = reachable(sc, rows(sc, 0)), reachable(sc, rows(sc, sc.height - 1))
+    for h in [u.hex for u in sc.units if u.hex is not None] + [o.hex for o in sc.objectives]:
+        assert h in top and h in bottom, h
+
+
+def test_meeting_engagement_is_the_mid_sized_default():
+    sc = load_scenario("meeting_engagement")
+    assert (sc.width, sc.height) == (12, 10)
+    assert all(u.hex is not None for u in sc.units)
+    assert all(o.holder == -1 for o in sc.objectives)
+    assert all(5 <= sum(u.side == s for u in sc.units) <= 6 for s in (0, 1))
+
+
+def test_river_crossing_has_one_bridge_one_ford_and_a_river():
+    sc = load_scenario("river_crossing")
+    counts = terrain_counts(sc)
+    assert counts.get(Terrain.BRIDGE) == 1 and counts.get(Terrain.FORD) == 1
+    assert counts.get(Terrain.RIVER, 0) >= 8
+    assert counts.get(Terrain.MARSH, 0) + counts.get(Terrain.LAKE, 0) > 0
+    # Without the bridge and the ford, the far bank cannot be reached from blue's edge.
+    dry = reachable(sc, rows(sc, 0), frozenset({Terrain.BRIDGE, Terrain.FORD}))
+    assert not dry & set(rows(sc, sc.height - 1))
+    assert all(o.holder == 1 for o in sc.objectives)
+    assert all(o.hex not in dry for o in sc.objectives)
+
+
+def test_artillery_barrage_has_off_table_artillery_mortars_and_a_village():
+    sc = load_scenario("artillery_barrage")
+    assert any(u.hex is None and u.type == UnitType.ARTILLERY for u in sc.units)
+    assert any(u.type == UnitType.MORTAR and u.hex is not None for u in sc.units)
+    assert terrain_counts(sc).get(Terrain.BUILDINGS, 0) >= 3
+    assert any(sc.terrain[cell_of(o.hex)] == Terrain.BUILDINGS for o in sc.objectives)
+
+
+def test_hill_and_hedgerows_has_bocage_hills_tanks_at_guns_and_hidden_defenders():
+    sc = load_scenario("hill_and_hedgerows")
+    counts = terrain_counts(sc)
+    assert counts.get(Terrain.BROKEN, 0) >= 15 and counts.get(Terrain.HILL, 0) >= 3
+    types = {u.type for u in sc.units}
+    assert UnitType.TANK in types and UnitType.AT_GUN in types
+    assert any(u.hidden and u.side == 1 for u in sc.units)
+    assert any(u.type == UnitType.TANK and sc.terrain[cell_of(u.hex)] == Terrain.HILL for u in sc.units)
+
+
+# ------------------------------------------------------------------ error messages
+GOOD = """\
+title: Test
+turns: 10
+map: |
+  . . W .
+  . . . .
+  ~ = ~ ~
+  . . . .
+objectives:
+  - {hex: B4, value: 1, holder: red}
+sides:
+  blue:
+    units:
+      - {type: foot, hex: A1}
+      - {type: tank, hex: B1}
+  red:
+    units:
+      - {type: foot, hex: A4}
+"""
+
+
+def load_text(tmp_path, text: str, name: str = "broken.yaml") -> Scenario:
+    path = tmp_path / name
+    path.write_text(text)
+    return load_scenario(str(path))
+
+
+def test_good_test_file_loads(tmp_path):
+    sc = load_text(tmp_path, GOOD, "good.yaml")
+    assert (sc.width, sc.height, sc.turns) == (4, 4, 10)
+
+
+@pytest.mark.parametrize("old, new, field, words", [
+    ("{type: tank, hex: B1}", "{type: panzer, hex: B1}", "sides.blue.units[1].type", "panzer"),
+    ("{type: tank, hex: B1}", "{type: tank, hex: E1}", "sides.blue.units[1].hex", "off the"),
+    ("{type: foot, hex: A4}", "{type: foot, hex: A3}", "sides.red.units[0].hex", "impassable"),
+    ("title: Test", "title: Test\nweather: rain", "(top level)", "weather"),
+    ("turns: 10\n", "", "(top level)", "turns"),
+    ("  . . . .\n  ~ = ~ ~", "  . . .\n  ~ = ~ ~", "map row 2", "3 hexes"),
+    ("value: 1, holder: red", "value: 1, holder: green", "objectives[0].holder", "green"),
+])
+def test_mistake_names_file_and_field(tmp_path, old, new, field, words):
+    assert old in GOOD
+    with pytest.raises(ScenarioError) as err:
+        load_text(tmp_path, GOOD.replace(old, new, 1))
+    msg = str(err.value)
+    assert str(tmp_path / "broken.yaml") in msg
+    assert field in msg
+    assert words in msg
+
+
+def test_bad_yaml_syntax_names_file(tmp_path):
+    with pytest.raises(ScenarioError) as err:
+        load_text(tmp_path, GOOD.replace("{type: foot, hex: A1}", "{type: foot, hex: A1"))
+    msg = str(err.value)
+    assert str(tmp_path / "broken.yaml") in msg and "YAML" in msg
+
+
+def test_unknown_scenario_name_lists_the_available_ones():
+    with pytest.raises(ScenarioError) as err:
+        load_scenario("no_such_battle")
+    msg = str(err.value)
+    assert "no_such_battle" in msg
+    for name in SHIPPED:
+        assert name in msg
+
+
+# ------------------------------------------------------------------ generator
+@pytest.fixture(scope="module")
+def generated() -> dict[int, Scenario]:
+    return {seed: generate_scenario(seed) for seed in SEEDS}
+
+
+def test_same_seed_same_scenario(generated):
+    for seed in (0, 7, 31):
+        assert generate_scenario(seed) == generated[seed]
+        assert generate_scenario(seed).to_dict() == generated[seed].to_dict()
+
+
+def test_different_seeds_different_maps(generated):
+    maps = {sc.terrain for sc in generated.values()}
+    assert len(maps) >= 45
+
+
+def test_generated_scenarios_validate(generated):
+    for seed, sc in generated.items():
+        assert sc.name == f"random-{seed}"
+        assert (sc.width, sc.height, sc.turns) == (12, 10, 12)
+        assert scenario_from_dict(sc.to_dict()) == sc
+        assert 1 <= len(sc.objectives) <= 3
+        for o in sc.objectives:
+            assert 1 <= o.value <= 2
+            assert 2 <= o.hex.r <= sc.height - 3  # near the middle rows
+        assert len({o.holder for o in sc.objectives} - {-1}) <= 1  # nobody, or the one defender
+        check_stacking(sc)
+
+
+def test_generated_forces_are_balanced_mixed_and_deployed_at_their_edges(generated):
+    for sc in generated.values():
+        p = points(sc, 0), points(sc, 1)
+        assert abs(p[0] - p[1]) <= 1, (sc.name, p)
+        assert 18 <= min(p) and max(p) <= 26, (sc.name, p)
+        for side, zone in ((0, (0, 1)), (1, (sc.height - 2, sc.height - 1))):
+            mine = [u for u in sc.units if u.side == side]
+            assert len({u.type for u in mine}) >= 2, sc.name
+            for u in mine:
+                if u.hex is None:
+                    assert u.type == UnitType.ARTILLERY
+                else:
+                    assert u.hex.r in zone, (sc.name, u)
+                    assert sc.terrain[cell_of(u.hex)] not in IMPASSABLE
+
+
+def test_generated_objectives_and_units_reachable_from_both_zones(generated):
+    for sc in generated.values():
+        blue = reachable(sc, rows(sc, 0, 1))
+        red = reachable(sc, rows(sc, sc.height - 2, sc.height - 1))
+        for h in [u.hex for u in sc.units if u.hex is not None] + [o.hex for o in sc.objectives]:
+            assert h in blue and h in red, (sc.name, h)
+
+
+def test_some_seeds_give_rivers_with_crossings_and_some_off_table_artillery(generated):
+    rivers = [sc for sc in generated.values() if terrain_counts(sc).get(Terrain.RIVER)]
+    assert len(rivers) >= 5
+    for sc in rivers:
+        counts = terrain_counts(sc)
+        assert counts.get(Terrain.BRIDGE, 0) + counts.get(Terrain.FORD, 0) >= 1
+        # The river really cuts the map: without its crossings the two zones are apart.
+        dry = reachable(sc, rows(sc, 0, 1), frozenset({Terrain.BRIDGE, Terrain.FORD}))
+        assert not dry & set(rows(sc, sc.height - 2, sc.height - 1)), sc.name
+    assert sum(any(u.hex is None for u in sc.units) for sc in generated.values()) >= 5
+    assert any(terrain_counts(sc).get(t) for sc in generated.values() for t in (Terrain.MARSH, Terrain.LAKE))
+    assert all(terrain_counts(sc).get(Terrain.WOODS) for sc in generated.values())
+
+
+@pytest.mark.parametrize("width, height", [(6, 6), (8, 7), (12, 10)])
+def test_generator_respects_map_size(width, height):
+    for seed in range(10):
+        sc = generate_scenario(seed, width=width, height=height, turns=10)
+        assert (sc.width, sc.height, sc.turns) == (width, height, 10)
+        assert scenario_from_dict(sc.to_dict()) == sc
+
+
+def test_generator_rejects_oversized_maps():
+    with pytest.raises(ValueError):
+        generate_scenario(0, width=13)
+    with pytest.raises(ValueError):
+        generate_scenario(0, height=11)
+
+
+def test_generated_scenario_survives_a_yaml_file(tmp_path):
+    sc = generate_scenario(3)
+    path = tmp_path / "random.yaml"
+    path.write_text(yaml.safe_dump(sc.to_dict(), sort_keys=False))
+    assert load_scenario(str(path)) == sc

@@ -1,4 +1,4 @@
-"""``cardwar bench``: random legal play through the AEC API, naval-v0 beside PettingZoo's classic envs.
+"""``cardwar bench``: random legal play through the AEC API, naval-v0 and hexwar-v0 beside PettingZoo's classic envs.
 
 Every env runs the same loop (``env.last()``, a masked ``action_space.sample``,
 ``env.step``) with PettingZoo's standard wrappers, in interleaved rounds so that
@@ -32,6 +32,12 @@ def _connect_four_raw_env():
     from pettingzoo.classic.connect_four import connect_four
 
     return connect_four.raw_env()
+
+
+def _hexwar_env():
+    from envs import hexwar_v0
+
+    return hexwar_v0.env()
 
 
 def _connect_four_env():
@@ -108,7 +114,7 @@ def _api_floor_env():
     return wrappers.OrderEnforcingWrapper(e)
 
 
-ENVS: dict[str, Callable] = {"naval_v0": _naval_env, "connect_four_v3": _connect_four_env,
+ENVS: dict[str, Callable] = {"naval_v0": _naval_env, "hexwar_v0": _hexwar_env, "connect_four_v3": _connect_four_env,
                              "texas_holdem_v4": _texas_holdem_env, "api_floor": _api_floor_env,
                              "naval_v0_raw": _naval_raw_env, "connect_four_v3_raw": _connect_four_raw_env}
 """Every env but the ``_raw`` ones runs with PettingZoo's standard wrappers."""
@@ -162,12 +168,14 @@ def measure(seconds: float = 6.0, rounds: int = 3) -> dict:
             totals[name][1] += elapsed
             totals[name][2] += games
     rates = {name: t[0] / t[1] for name, t in totals.items()}
-    ratios = {k: rates["naval_v0"] / v for k, v in rates.items() if not k.startswith("naval") and "_raw" not in k}
+    ratios = {k: rates["naval_v0"] / v for k, v in rates.items()
+              if not k.startswith(("naval", "hexwar")) and "_raw" not in k}
     ratios["connect_four_v3_raw"] = rates["naval_v0_raw"] / rates["connect_four_v3_raw"]
     return {
         "steps_per_second": {k: round(v, 1) for k, v in rates.items()},
         "games": {k: t[2] for k, t in totals.items()},
         "naval_ratio": {k: round(v, 3) for k, v in ratios.items()},
+        "hexwar_ratio": {k: round(rates["hexwar_v0"] / rates[k], 3) for k in ("connect_four_v3", "texas_holdem_v4")},
         "naval_engine_steps_per_second": round(_engine_steps_per_second(seconds / rounds), 1),
         "seconds_per_env": seconds, "rounds": rounds,
         "python": platform.python_version(), "machine": platform.machine(),
@@ -180,10 +188,12 @@ def run_bench(seconds: float = 6.0, rounds: int = 3, as_json: bool = False) -> d
     if as_json:
         print(json.dumps(res))
         return res
-    print(f"{'env':<18}{'steps/s':>12}{'games':>8}   naval-v0 / env")
+    print(f"{'env':<20}{'steps/s':>12}{'games':>8}   naval-v0 / env   hexwar-v0 / env")
     for name, rate in res["steps_per_second"].items():
         ratio = res["naval_ratio"].get(name)
-        print(f"{name:<18}{rate:>12,.0f}{res['games'][name]:>8}   {'' if ratio is None else f'{ratio:.2f}x'}")
+        hx = res["hexwar_ratio"].get(name)
+        print(f"{name:<20}{rate:>12,.0f}{res['games'][name]:>8}   {'' if ratio is None else f'{ratio:.2f}x':<17}"
+              f"{'' if hx is None else f'{hx:.2f}x'}")
     print(f"naval rules engine alone (no env): {res['naval_engine_steps_per_second']:,.0f} steps/s")
     print("api_floor: a do-nothing env with naval's spaces and the same wrappers (the ceiling for any env);")
     print("_raw: raw_env without PettingZoo's wrappers (the ratio compares naval_v0_raw with connect_four_v3_raw)")

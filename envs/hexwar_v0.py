@@ -100,6 +100,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
         self._seeder = np.random.default_rng()
         self.state: HexState | None = None
+        self._mask_cache: tuple[int, np.ndarray] | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -118,6 +119,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801
         else:
             scenario = self.fixed_scenario
         self.state = HexState.new_game(scenario, self.config, game_seed)
+        self._mask_cache = None
         self.agents = AGENTS[:]
         self.rewards = {a: 0.0 for a in AGENTS}
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
@@ -140,6 +142,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         if side == s.current_player and not s.is_terminal():
             mask[s.legal_actions()] = 1
+            self._mask_cache = (s.move_number, mask)
         return {"observation": encode_observation(s.information_view(side), s.scenario), "action_mask": mask}
 
     def step(self, action: int) -> None:
@@ -148,7 +151,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801
             self._was_dead_step(action)
             return
         s = self.state
-        s.apply_action(int(action))  # HexIllegalActionError explains an illegal action
+        action = int(action)
+        cached = self._mask_cache
+        # The mask computed for this very position already proves legality; otherwise the
+        # engine checks and raises HexIllegalActionError with the reason.
+        trusted = cached is not None and cached[0] == s.move_number and 0 <= action < NUM_ACTIONS \
+            and cached[1][action] == 1
+        s.apply_action(action, validate=not trusted)
         self._cumulative_rewards[agent] = 0.0
         if s.is_terminal():
             for a, r in zip(AGENTS, s.returns()):

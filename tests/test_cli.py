@@ -51,6 +51,7 @@ def test_user_mistakes_get_one_clear_line_and_status_2(args, message):
 def test_bench_json_reports_every_env_and_ratios(capsys):
     main(["bench", "--seconds", "0.6", "--rounds", "1", "--json"])
     data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert {"naval_v0", "connect_four_v3", "texas_holdem_v4", "api_floor"} <= set(data["steps_per_second"])
+    assert {"naval_v0", "hexwar_v0", "connect_four_v3", "texas_holdem_v4", "api_floor"} <= set(data["steps_per_second"])
+    assert set(data["hexwar_ratio"]) == {"connect_four_v3", "texas_holdem_v4"}
     assert {"connect_four_v3", "texas_holdem_v4", "api_floor", "connect_four_v3_raw"} == set(data["naval_ratio"])
     assert all(v > 0 for v in data["steps_per_second"].values())

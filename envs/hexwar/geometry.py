@@ -32,6 +32,11 @@ DIST: tuple[tuple[int, ...], ...] = tuple(tuple(distance(HEXES[a], HEXES[b]) for
 """Hex distance between any two cells."""
 
 
+WITHIN_SIGHT: tuple[tuple[int, ...], ...] = tuple(tuple(b for b in range(NUM_CELLS) if DIST[a][b] <= 2)
+                                                 for a in range(NUM_CELLS))
+"""Cells within sighting range (2 hexes) of each cell, itself included."""
+
+
 def _between() -> dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]]:
     out = {}
     for a in range(NUM_CELLS):

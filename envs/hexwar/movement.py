@@ -28,11 +28,9 @@ def reachable(start: int, allowance: int, side: int, terrain: Sequence[Terrain],
     left out, so that the moves offered reveal nothing). ``extra`` is how many units
     arrive (2 for a joint move). A cell passed through may be full; a destination has room.
     """
-    def enemy_adjacent(c: int) -> bool:
-        return any(unit_side[u] != side for n in NEIGH[c] for u in occupants.get(n, ()))
-
+    zone = {n for c, us in occupants.items() if any(unit_side[u] != side for u in us) for n in NEIGH[c]}
     slow_start = terrain[start] in SLOW
-    start_zoc = enemy_adjacent(start)
+    start_zoc = start in zone
     parent: dict[int, int] = {}
     dests: set[int] = set()
     frontier = [start]
@@ -49,7 +47,7 @@ def reachable(start: int, allowance: int, side: int, terrain: Sequence[Terrain],
                 slow = terrain[n] in SLOW
                 if slow and step > 0:
                     continue
-                zoc = enemy_adjacent(n)
+                zoc = n in zone
                 if step == 0 and start_zoc and zoc:
                     continue
                 seen.add(n)

@@ -53,10 +53,18 @@ def encode_observation(v: HexView, scenario: Scenario) -> np.ndarray:
     """The (planes, 10, 12) float32 observation of ``v.side``."""
     obs = np.zeros((NUM_PLANES, NUM_CELLS), dtype=np.float32)
     obs[:len(Terrain) + 1] = _static_planes(scenario)
+    flat = obs.reshape(-1)
     me = v.side
     n_order = max(len(v.order), 1)
     pos = {u: i for i, u in enumerate(v.order)}
+    acc: dict[int, float] = {}  # flat index -> value, summed in Python (one numpy call at the end)
+
+    def add(plane: int, cell: int, value: float) -> None:
+        k = plane * NUM_CELLS + cell
+        acc[k] = acc.get(k, 0.0) + value
+
     own_off = own_off_ready = enemy_off = 0
+    order_best: dict[int, float] = {}
     for u in v.units:
         mine = u.side == me
         if u.cell < 0:
@@ -67,36 +75,39 @@ def encode_observation(v: HexView, scenario: Scenario) -> np.ndarray:
                 enemy_off += 1
             continue
         c = u.cell
-        obs[(P["own_foot"] if mine else P["enemy_foot"]) + int(u.type), c] += 0.5
-        obs[P["own_hits"] if mine else P["enemy_hits"], c] += u.hits / 18.0
+        add((_OWN if mine else _ENEMY) + int(u.type), c, 0.5)
+        add(_OWN_HITS if mine else _ENEMY_HITS, c, u.hits / 18.0)
         if u.activated:
-            obs[P["own_activated"] if mine else P["enemy_activated"], c] += 0.5
+            add(_OWN_ACT if mine else _ENEMY_ACT, c, 0.5)
         if u.uid in pos:
-            obs[P["own_order"] if mine else P["enemy_order"], c] = max(
-                obs[P["own_order"] if mine else P["enemy_order"], c], 1.0 - pos[u.uid] / n_order)
+            k = (_OWN_ORDER if mine else _ENEMY_ORDER) * NUM_CELLS + c
+            order_best[k] = max(order_best.get(k, 0.0), 1.0 - pos[u.uid] / n_order)
         if mine and u.hidden:
-            obs[P["own_hidden"], c] = 1.0
+            acc[_OWN_HIDDEN * NUM_CELLS + c] = 1.0
+    acc.update(order_best)
     cells = {u.uid: u for u in v.units}
     if v.acting >= 0:
         a = cells[v.acting]
         if a.cell >= 0:
-            obs[P["acting_unit"], a.cell] = 1.0
+            acc[P["acting_unit"] * NUM_CELLS + a.cell] = 1.0
         else:
             obs[P["acting_offtable"]] = 1.0
         obs[P["acting_foot"] + int(a.type)] = 1.0
     for c in v.smoke:
-        obs[P["smoke"], c] = 1.0
+        acc[P["smoke"] * NUM_CELLS + c] = 1.0
     for o, h in zip(scenario.objectives, v.holders):
         key = "objective_neutral" if h < 0 else ("objective_mine" if h == me else "objective_enemy")
-        obs[P[key], cell_of(o.hex)] = o.value / 2.0
+        acc[P[key] * NUM_CELLS + cell_of(o.hex)] = o.value / 2.0
     if v.pending is not None:
         t = cells.get(v.pending.target)
         if t is not None and t.cell >= 0:
-            obs[P["shot_target"], t.cell] = 1.0
+            acc[P["shot_target"] * NUM_CELLS + t.cell] = 1.0
         for s in v.pending.shooters:
             if s in cells and cells[s].cell >= 0:
-                obs[P["shot_shooter"], cells[s].cell] = 1.0
+                acc[P["shot_shooter"] * NUM_CELLS + cells[s].cell] = 1.0
         obs[P["evade_decision"]] = 1.0
+    if acc:
+        flat[list(acc)] = list(acc.values())
     obs[P["turn_fraction"]] = v.turn / max(v.turns, 1)
     if me == 0:
         obs[P["i_am_blue"]] = 1.0
@@ -104,3 +115,8 @@ def encode_observation(v: HexView, scenario: Scenario) -> np.ndarray:
     obs[P["own_offtable_ready"]] = min(own_off_ready / 2.0, 1.0)
     obs[P["enemy_offtable_artillery"]] = min(enemy_off / 2.0, 1.0)
     return obs.reshape(OBS_SHAPE)
+
+
+_OWN, _ENEMY = P["own_foot"], P["enemy_foot"]
+_OWN_HITS, _ENEMY_HITS, _OWN_ACT, _ENEMY_ACT = P["own_hits"], P["enemy_hits"], P["own_activated"], P["enemy_activated"]
+_OWN_ORDER, _ENEMY_ORDER, _OWN_HIDDEN = P["own_order"], P["enemy_order"], P["own_hidden"]

@@ -19,7 +19,7 @@ import numpy as np
 
 from envs.hexwar.actions import DECODED, EVADE, NO_EVADE, NUM_ACTIONS, PASS, Kind, action_to_string, encode
 from envs.hexwar.config import HexConfig
-from envs.hexwar.geometry import DIST, NEIGH
+from envs.hexwar.geometry import DIST, NEIGH, WITHIN_SIGHT
 from envs.hexwar.movement import path_to, reachable
 from envs.hexwar.scenario import SIDES, Scenario, cell_of
 from envs.hexwar.shooting import hits_from, shot_modifier
@@ -75,7 +75,7 @@ class HexState:
 
     __slots__ = ("scenario", "config", "rng", "side", "utype", "cell", "hits", "activated", "hidden", "card",
                  "deck", "discards", "order", "ptr", "phase", "turn", "smoke", "holders", "pending", "last_shots",
-                 "winner", "result", "move_number")
+                 "winner", "result", "move_number", "_moves_memo")
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -98,6 +98,7 @@ class HexState:
         s.smoke = []
         s.holders = [o.holder for o in scenario.objectives]
         s.pending, s.last_shots, s.winner, s.result, s.move_number = None, (), None, None, 0
+        s._moves_memo = None
         s.phase = HexPhase.ACT
         s._start_turn()
         s._update_holders()
@@ -115,7 +116,7 @@ class HexState:
         c.deck, c.discards, c.order, c.smoke, c.holders = (self.deck[:], self.discards[:], self.order[:],
                                                            self.smoke[:], self.holders[:])
         c.ptr, c.phase, c.turn, c.pending, c.last_shots = self.ptr, self.phase, self.turn, self.pending, self.last_shots
-        c.winner, c.move_number = self.winner, self.move_number
+        c.winner, c.move_number, c._moves_memo = self.winner, self.move_number, None
         c.result = copy.deepcopy(self.result) if self.result is not None else None
         return c
 
@@ -163,22 +164,24 @@ class HexState:
         occ = self.known_occupants(viewer) if occ is None else occ
         return line_of_sight(a, b, self.scenario.terrain, self._blockers(viewer, occ), self.smoke, self.config)
 
-    def _spotted(self, side: int, target_cell: int, occ: dict[int, list[int]]) -> bool:
-        """Indirect fire: "where there is a friendly [unit that can] sight the target"."""
+    def spotted_cells(self, side: int, occ: dict[int, list[int]]) -> set[int]:
+        """Cells some unit of ``side`` sees: where indirect fire may fall ("where there is
+        a friendly [unit that can] sight the target")."""
         blockers = self._blockers(side, occ)
         terrain, smoke, cfg = self.scenario.terrain, self.smoke, self.config
+        out: set[int] = set()
         for u, c in enumerate(self.cell):
-            if c >= 0 and self.side[u] == side and DIST[c][target_cell] <= 2 and \
-                    line_of_sight(c, target_cell, terrain, blockers, smoke, cfg):
-                return True
-        return False
+            if c >= 0 and self.side[u] == side:
+                out.update(t for t in WITHIN_SIGHT[c] if t not in out
+                           and line_of_sight(c, t, terrain, blockers, smoke, cfg))
+        return out
 
     def _next_to_friends(self, side: int, target_cell: int) -> bool:
         """Artillery and mortars "cannot target units in hexes adjacent to friendly units"."""
         near = NEIGH[target_cell]
         return any(c in near for u, c in enumerate(self.cell) if c >= 0 and self.side[u] == side)
 
-    def can_shoot(self, u: int, t: int, occ: dict[int, list[int]]) -> bool:
+    def can_shoot(self, u: int, t: int, occ: dict[int, list[int]], spotted: set[int] | None = None) -> bool:
         """Whether unit ``u`` may shoot at enemy unit ``t`` (range, sight, indirect-fire limits)."""
         tc, uc, side = self.cell[t], self.cell[u], self.side[u]
         if tc < 0 or self.side[t] == side or self.hidden[t]:
@@ -186,10 +189,12 @@ class HexState:
         if STATS[self.utype[u]].fire == FireClass.INDIRECT:
             if uc >= 0 and self.utype[u] == UnitType.MORTAR and DIST[uc][tc] < MORTAR_MIN_RANGE:
                 return False
-            return not self._next_to_friends(side, tc) and self._spotted(side, tc, occ)
+            if spotted is None:
+                spotted = self.spotted_cells(side, occ)
+            return not self._next_to_friends(side, tc) and tc in spotted
         return uc >= 0 and DIST[uc][tc] <= DIRECT_RANGE and self.sees(side, uc, tc, occ)
 
-    def can_smoke(self, u: int, cell: int, occ: dict[int, list[int]]) -> bool:
+    def can_smoke(self, u: int, cell: int, occ: dict[int, list[int]], spotted: set[int] | None = None) -> bool:
         """Smoke: mortars and artillery, on an open hex a friendly unit holds or sees."""
         if STATS[self.utype[u]].fire != FireClass.INDIRECT or cell in self.smoke:
             return False
@@ -199,7 +204,11 @@ class HexState:
         if uc >= 0 and self.utype[u] == UnitType.MORTAR and DIST[uc][cell] < MORTAR_MIN_RANGE:
             return False
         own = any(c == cell and self.side[v] == self.side[u] for v, c in enumerate(self.cell))
-        return own or self._spotted(self.side[u], cell, occ)
+        if own:
+            return True
+        if spotted is None:
+            spotted = self.spotted_cells(self.side[u], occ)
+        return cell in spotted
 
     def partner(self, u: int) -> int:
         """Joint Activation: an unactivated friendly unit sharing ``u``'s hex (-1 if none)."""
@@ -211,10 +220,19 @@ class HexState:
         return -1
 
     def moves(self, u: int, occ: dict[int, list[int]], extra: int = 1) -> tuple[set[int], dict[int, int]]:
-        """(destinations, BFS parents) of unit ``u``'s move, from its side's knowledge."""
+        """(destinations, BFS parents) of unit ``u``'s move, from its side's knowledge.
+
+        Remembered for the current position only (keyed by the move number), so that
+        listing the legal moves and then making one searches once.
+        """
+        key = (self.move_number, u, extra)
+        if self._moves_memo is not None and self._moves_memo[0] == key:
+            return self._moves_memo[1]
         sc = self.scenario
-        return reachable(self.cell[u], STATS[self.utype[u]].move, self.side[u], sc.terrain, sc.on_map, occ,
-                         self.side, extra)
+        res = reachable(self.cell[u], STATS[self.utype[u]].move, self.side[u], sc.terrain, sc.on_map, occ,
+                        self.side, extra)
+        self._moves_memo = (key, res)
+        return res
 
     def slot_of(self, t: int, occ: dict[int, list[int]]) -> int:
         """0 or 1: the target's place among the units its hex shows."""
@@ -232,10 +250,12 @@ class HexState:
         acts = []
         if self.cell[u] >= 0:
             acts += [encode(Kind.MOVE, c) for c in self.moves(u, occ)[0]]
-        targets = [t for t in range(len(self.cell)) if self.can_shoot(u, t, occ)]
+        spotted = self.spotted_cells(side, occ) if STATS[self.utype[u]].fire == FireClass.INDIRECT else None
+        targets = [t for t in range(len(self.cell)) if self.can_shoot(u, t, occ, spotted)]
         acts += [encode(Kind.SHOOT, self.cell[t], self.slot_of(t, occ)) for t in targets]
-        if STATS[self.utype[u]].fire == FireClass.INDIRECT:
-            acts += [encode(Kind.SMOKE, c) for c in range(len(self.scenario.on_map)) if self.can_smoke(u, c, occ)]
+        if spotted is not None:
+            own = {c for v, c in enumerate(self.cell) if c >= 0 and self.side[v] == side}
+            acts += [encode(Kind.SMOKE, c) for c in spotted | own if self.can_smoke(u, c, occ, spotted)]
         p = self.partner(u)
         if p >= 0:
             both = self.moves(u, occ, extra=2)[0] & self.moves(p, occ, extra=2)[0]
@@ -284,13 +304,17 @@ class HexState:
         return p >= 0 and a.cell in self.moves(u, occ, 2)[0] and a.cell in self.moves(p, occ, 2)[0]
 
     # ------------------------------------------------------------------ transitions
-    def apply_action(self, action: int) -> None:
-        """Play ``action``; :class:`HexIllegalActionError` explains an illegal one."""
-        if not self.is_legal(action):
+    def apply_action(self, action: int, validate: bool = True) -> None:
+        """Play ``action``; :class:`HexIllegalActionError` explains an illegal one.
+
+        ``validate=False`` skips the check, for callers that took the action from
+        :meth:`legal_actions` of this very state (the env's mask).
+        """
+        if validate and not self.is_legal(action):
             raise HexIllegalActionError(self._illegal_message(action))
         a = DECODED[int(action)]
-        self.move_number += 1
         if self.phase == HexPhase.EVADE:
+            self.move_number += 1
             evade = a.kind == Kind.EVADE
             if evade:
                 self.activated[self.pending.target] = True  # "sacrifices its action for the turn"
@@ -301,12 +325,15 @@ class HexState:
             return
         u = self.acting_unit()
         occ = self.known_occupants(self.side[u])
-        self.activated[u] = True
         if a.kind in (Kind.MOVE, Kind.JOINT_MOVE):
             movers = [u] if a.kind == Kind.MOVE else [u, self.partner(u)]
-            for m in movers[1:]:
+            self._move(movers, a.cell, occ)  # before the move number changes: reuses this position's search
+            for m in movers:
                 self.activated[m] = True
-            self._move(movers, a.cell, occ)
+        self.move_number += 1
+        self.activated[u] = True
+        if a.kind in (Kind.MOVE, Kind.JOINT_MOVE):
+            pass
         elif a.kind in (Kind.SHOOT, Kind.JOINT_SHOOT):
             shooters = [u] if a.kind == Kind.SHOOT else [u, self.partner(u)]
             for m in shooters:

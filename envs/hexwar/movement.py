@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from envs.hexwar.geometry import NEIGH
-from envs.hexwar.terrain import IMPASSABLE, SLOW, Terrain, stack_limit
+from envs.hexwar.terrain import SLOW, Terrain
 
 
-def reachable(start: int, allowance: int, side: int, terrain: Sequence[Terrain], on_map: Sequence[bool],
-              occupants: dict[int, list[int]], unit_side: Sequence[int],
+def reachable(start: int, allowance: int, side: int, terrain: Sequence[Terrain], passable: Sequence[bool],
+              stack: Sequence[int], occupants: dict[int, list[int]], unit_side: Sequence[int],
               extra: int = 1) -> tuple[set[int], dict[int, int]]:
     """(destinations of a move from ``start``, the BFS parent of every cell entered).
 
@@ -28,7 +28,8 @@ def reachable(start: int, allowance: int, side: int, terrain: Sequence[Terrain],
     left out, so that the moves offered reveal nothing). ``extra`` is how many units
     arrive (2 for a joint move). A cell passed through may be full; a destination has room.
     """
-    zone = {n for c, us in occupants.items() if any(unit_side[u] != side for u in us) for n in NEIGH[c]}
+    enemy_cells = {c for c, us in occupants.items() if unit_side[us[0]] != side}  # a hex holds one side only
+    zone = {n for c in enemy_cells for n in NEIGH[c]}
     slow_start = terrain[start] in SLOW
     start_zoc = start in zone
     parent: dict[int, int] = {}
@@ -39,10 +40,9 @@ def reachable(start: int, allowance: int, side: int, terrain: Sequence[Terrain],
         nxt = []
         for c in frontier:
             for n in NEIGH[c]:
-                if n in seen or not on_map[n] or terrain[n] in IMPASSABLE:
+                if n in seen or not passable[n]:
                     continue
-                here = occupants.get(n, ())
-                if any(unit_side[u] != side for u in here):
+                if n in enemy_cells:
                     continue
                 slow = terrain[n] in SLOW
                 if slow and step > 0:
@@ -52,7 +52,7 @@ def reachable(start: int, allowance: int, side: int, terrain: Sequence[Terrain],
                     continue
                 seen.add(n)
                 parent[n] = c
-                if len(here) + extra <= stack_limit(terrain[n]):
+                if len(occupants.get(n, ())) + extra <= stack[n]:
                     dests.add(n)
                 if not slow and not zoc:
                     nxt.append(n)

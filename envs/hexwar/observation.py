@@ -58,11 +58,7 @@ def encode_observation(v: HexView, scenario: Scenario) -> np.ndarray:
     n_order = max(len(v.order), 1)
     pos = {u: i for i, u in enumerate(v.order)}
     acc: dict[int, float] = {}  # flat index -> value, summed in Python (one numpy call at the end)
-
-    def add(plane: int, cell: int, value: float) -> None:
-        k = plane * NUM_CELLS + cell
-        acc[k] = acc.get(k, 0.0) + value
-
+    get = acc.get
     own_off = own_off_ready = enemy_off = 0
     order_best: dict[int, float] = {}
     for u in v.units:
@@ -75,10 +71,14 @@ def encode_observation(v: HexView, scenario: Scenario) -> np.ndarray:
                 enemy_off += 1
             continue
         c = u.cell
-        add((_OWN if mine else _ENEMY) + int(u.type), c, 0.5)
-        add(_OWN_HITS if mine else _ENEMY_HITS, c, u.hits / 18.0)
+        k = ((_OWN if mine else _ENEMY) + u.type) * NUM_CELLS + c
+        acc[k] = get(k, 0.0) + 0.5
+        if u.hits:
+            k = (_OWN_HITS if mine else _ENEMY_HITS) * NUM_CELLS + c
+            acc[k] = get(k, 0.0) + u.hits / 18.0
         if u.activated:
-            add(_OWN_ACT if mine else _ENEMY_ACT, c, 0.5)
+            k = (_OWN_ACT if mine else _ENEMY_ACT) * NUM_CELLS + c
+            acc[k] = get(k, 0.0) + 0.5
         if u.uid in pos:
             k = (_OWN_ORDER if mine else _ENEMY_ORDER) * NUM_CELLS + c
             order_best[k] = max(order_best.get(k, 0.0), 1.0 - pos[u.uid] / n_order)

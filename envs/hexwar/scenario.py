@@ -82,12 +82,17 @@ class Scenario:
     objectives: tuple[Objective, ...]
     units: tuple[UnitSpec, ...]
     side_names: tuple[str, str] = ("Blue", "Red")
-    on_map: tuple[bool, ...] = field(default=(), repr=False)
+    on_map: tuple[bool, ...] = field(default=(), repr=False, compare=False)
+    passable: tuple[bool, ...] = field(default=(), repr=False, compare=False)
+    """Derived: on the map and not impassable terrain."""
+    stack: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    """Derived: the stacking limit of each cell."""
 
     def __post_init__(self) -> None:
-        if not self.on_map:
-            object.__setattr__(self, "on_map", tuple(
-                (c % MAX_WIDTH) < self.width and (c // MAX_WIDTH) < self.height for c in range(NUM_CELLS)))
+        on_map = tuple((c % MAX_WIDTH) < self.width and (c // MAX_WIDTH) < self.height for c in range(NUM_CELLS))
+        object.__setattr__(self, "on_map", on_map)
+        object.__setattr__(self, "passable", tuple(m and t not in IMPASSABLE for m, t in zip(on_map, self.terrain)))
+        object.__setattr__(self, "stack", tuple(stack_limit(t) for t in self.terrain))
 
     def to_dict(self) -> dict[str, Any]:
         """The scenario in the YAML file's form."""

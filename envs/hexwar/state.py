@@ -17,7 +17,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from envs.hexwar.actions import DECODED, EVADE, NO_EVADE, NUM_ACTIONS, PASS, Kind, action_to_string, encode
+from envs.hexwar.actions import (
+    DECODED, EVADE, MOVE_BASE, NO_EVADE, NUM_ACTIONS, PASS, SHOOT_BASE, SMOKE_BASE, Kind, action_to_string, encode,
+)
 from envs.hexwar.config import HexConfig
 from envs.hexwar.geometry import DIST, NEIGH, WITHIN_SIGHT
 from envs.hexwar.movement import path_to, reachable
@@ -192,9 +194,14 @@ class HexState:
             if spotted is None:
                 spotted = self.spotted_cells(side, occ)
             return not self._next_to_friends(side, tc) and tc in spotted
-        return uc >= 0 and DIST[uc][tc] <= DIRECT_RANGE and self.sees(side, uc, tc, occ)
+        if uc < 0 or DIST[uc][tc] > DIRECT_RANGE:
+            return False
+        if DIST[uc][tc] <= 1:
+            return True  # adjacent units always see each other
+        return self.sees(side, uc, tc, occ)
 
-    def can_smoke(self, u: int, cell: int, occ: dict[int, list[int]], spotted: set[int] | None = None) -> bool:
+    def can_smoke(self, u: int, cell: int, occ: dict[int, list[int]], spotted: set[int] | None = None,
+                  own: set[int] | None = None) -> bool:
         """Smoke: mortars and artillery, on an open hex a friendly unit holds or sees."""
         if STATS[self.utype[u]].fire != FireClass.INDIRECT or cell in self.smoke:
             return False
@@ -203,8 +210,9 @@ class HexState:
         uc = self.cell[u]
         if uc >= 0 and self.utype[u] == UnitType.MORTAR and DIST[uc][cell] < MORTAR_MIN_RANGE:
             return False
-        own = any(c == cell and self.side[v] == self.side[u] for v, c in enumerate(self.cell))
-        if own:
+        if own is None:
+            own = {c for v, c in enumerate(self.cell) if c >= 0 and self.side[v] == self.side[u]}
+        if cell in own:
             return True
         if spotted is None:
             spotted = self.spotted_cells(self.side[u], occ)
@@ -229,8 +237,8 @@ class HexState:
         if self._moves_memo is not None and self._moves_memo[0] == key:
             return self._moves_memo[1]
         sc = self.scenario
-        res = reachable(self.cell[u], STATS[self.utype[u]].move, self.side[u], sc.terrain, sc.on_map, occ,
-                        self.side, extra)
+        res = reachable(self.cell[u], STATS[self.utype[u]].move, self.side[u], sc.terrain, sc.passable, sc.stack,
+                        occ, self.side, extra)
         self._moves_memo = (key, res)
         return res
 
@@ -249,13 +257,13 @@ class HexState:
         occ = self.known_occupants(side)
         acts = []
         if self.cell[u] >= 0:
-            acts += [encode(Kind.MOVE, c) for c in self.moves(u, occ)[0]]
+            acts += [MOVE_BASE + c for c in self.moves(u, occ)[0]]
         spotted = self.spotted_cells(side, occ) if STATS[self.utype[u]].fire == FireClass.INDIRECT else None
         targets = [t for t in range(len(self.cell)) if self.can_shoot(u, t, occ, spotted)]
-        acts += [encode(Kind.SHOOT, self.cell[t], self.slot_of(t, occ)) for t in targets]
+        acts += [SHOOT_BASE + 2 * self.cell[t] + self.slot_of(t, occ) for t in targets]
         if spotted is not None:
             own = {c for v, c in enumerate(self.cell) if c >= 0 and self.side[v] == side}
-            acts += [encode(Kind.SMOKE, c) for c in spotted | own if self.can_smoke(u, c, occ, spotted)]
+            acts += [SMOKE_BASE + c for c in spotted | own if self.can_smoke(u, c, occ, spotted, own)]
         p = self.partner(u)
         if p >= 0:
             both = self.moves(u, occ, extra=2)[0] & self.moves(p, occ, extra=2)[0]

@@ -58,8 +58,9 @@ class HexView(NamedTuple):
         def known(u: int) -> bool:
             return s.side[u] == side or not s.hidden[u]
 
-        units = tuple(UnitView(u, s.side[u], s.utype[u], s.cell[u], s.hits[u], s.activated[u], s.hidden[u],
-                               s.card[u]) for u in range(len(s.cell)) if s.cell[u] != ELIMINATED and known(u))
+        new = tuple.__new__  # a NamedTuple without its Python-level __new__: views are built every step
+        units = tuple(new(UnitView, (u, s.side[u], s.utype[u], s.cell[u], s.hits[u], s.activated[u], s.hidden[u],
+                                     s.card[u])) for u in range(len(s.cell)) if s.cell[u] != ELIMINATED and known(u))
         act = s.acting_unit()
         order = tuple(u for u in s.order[s.ptr:] if s.alive(u) and not s.activated[u] and known(u))
         lost = tuple(sum(1 for u in range(len(s.cell)) if s.side[u] == p and s.cell[u] == ELIMINATED)

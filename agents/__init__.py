@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-GAMES = ("naval",)
+GAMES = ("naval", "hexwar")
 
 
 class Agent(Protocol):

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 
+from envs.hexwar.config import HexConfigError
 from envs.naval import ConfigError, NavalConfig
 
 
@@ -30,10 +31,17 @@ def parse_rule_options(items: list[str] | None) -> dict:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from cardwar.play import play_naval
+    from cardwar.play import play_hexwar, play_naval
 
-    config = NavalConfig.from_dict(parse_rule_options(args.rule))
-    result = play_naval(config, args.seed, args.a, args.b, args.viewer, quiet=args.quiet)
+    if args.game == "hexwar":
+        from envs.hexwar.config import HexConfig
+
+        rules = HexConfig.from_dict(parse_rule_options(args.rule)).to_dict()
+        viewer = {"A": "blue", "B": "red"}.get(args.viewer, args.viewer)
+        result = play_hexwar(args.scenario, rules, args.seed, args.a, args.b, viewer, quiet=args.quiet, png=args.png)
+    else:
+        config = NavalConfig.from_dict(parse_rule_options(args.rule))
+        result = play_naval(config, args.seed, args.a, args.b, args.viewer, quiet=args.quiet)
     if args.json:
         print(json.dumps(result))
     return 0
@@ -51,12 +59,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cardwar", description="Card-driven wargames for RL research.")
     sub = p.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play a game between two agents, printed move by move")
-    play.add_argument("game", choices=["naval"])
+    play.add_argument("game", choices=["naval", "hexwar"])
     play.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
-    play.add_argument("--a", default="random", help="agent spec for Captain A (default random)")
-    play.add_argument("--b", default="random", help="agent spec for Captain B (default random)")
-    play.add_argument("--viewer", default="spectator", choices=["spectator", "omniscient", "A", "B"],
-                      help="whose knowledge the printout shows (default: a spectator, no hands)")
+    play.add_argument("--a", default="random", help="agent spec for the first seat: Captain A / blue (default random)")
+    play.add_argument("--b", default="random", help="agent spec for the second seat: Captain B / red (default random)")
+    play.add_argument("--viewer", default="spectator", choices=["spectator", "omniscient", "A", "B", "blue", "red"],
+                      help="whose knowledge the printout shows (default: a spectator, no hidden cards or units)")
+    play.add_argument("--scenario", default="meeting_engagement",
+                      help="hexwar: scenario name, a .yaml path, or random (default meeting_engagement)")
+    play.add_argument("--png", help="hexwar: write the final map picture to this PNG file")
     play.add_argument("--rule", action="append", metavar="KEY=VALUE",
                       help="rule option, e.g. supply_cut=always (see envs/naval/RULES.md)")
     play.add_argument("--quiet", action="store_true", help="print only the result")
@@ -75,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (UsageError, ConfigError, ValueError) as err:
+    except (UsageError, ConfigError, HexConfigError, ValueError) as err:
         print(f"cardwar {args.command}: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

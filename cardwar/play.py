@@ -23,7 +23,9 @@ def play_naval(config: NavalConfig, seed: int, spec_a: str, spec_b: str, viewer:
                "captain_b": agents.make(spec_b, "naval", seed=seed * 2 + 2)}
     env = naval_v0.raw_env(rules=config)
     env.reset(seed=seed)
-    who = _VIEWERS[viewer]
+    who = _VIEWERS.get(viewer)
+    if viewer not in _VIEWERS:
+        raise ValueError(f"viewer {viewer!r} is not one of {', '.join(_VIEWERS)} for the naval game")
     last_turn = 0
     moves = 0
     if not quiet:
@@ -55,3 +57,50 @@ def play_naval(config: NavalConfig, seed: int, spec_a: str, spec_b: str, viewer:
     out(f"Result: {summary}")
     return {"seed": seed, "winner": None if s.winner is None else "AB"[s.winner], "moves": moves,
             "turns": s.turn, "result": s.result, "returns": s.returns()}
+
+
+def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red: str, viewer: str = "spectator",
+                quiet: bool = False, png: str | None = None, out=print) -> dict:
+    """Play one seeded hex game between two agents; print the map each turn and a line per move.
+
+    ``png`` writes the final map picture (as ``viewer`` sees it) to that path.
+    """
+    from envs import hexwar_v0
+    from envs.hexwar.text import describe_result, narrate, render_state
+
+    who = {"spectator": None, "omniscient": "omniscient", "blue": 0, "red": 1}[viewer]
+    players = {"blue": agents.make(spec_blue, "hexwar", seed=seed * 2 + 1),
+               "red": agents.make(spec_red, "hexwar", seed=seed * 2 + 2)}
+    env = hexwar_v0.raw_env(scenario=scenario, rules=rules)
+    env.reset(seed=seed)
+    if not quiet:
+        out(f"{env.scenario.title} (seed {seed}): blue = {spec_blue}, red = {spec_red}")
+        if env.scenario.description:
+            out(env.scenario.description)
+    last_turn, moves = 0, 0
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        if not quiet and env.state.turn != last_turn:
+            out("\n" + render_state(env.state, who))
+            last_turn = env.state.turn
+        action = players[agent].act(obs, env.view(agent))
+        before = env.state.clone()
+        env.step(action)
+        moves += 1
+        if not quiet:
+            for line in narrate(before, action, env.state):
+                out("   " + line)
+    s = env.state
+    out(f"Result: {describe_result(s.result, s.winner)}")
+    if png:
+        from PIL import Image
+
+        from envs.hexwar.picture import render_rgb
+
+        Image.fromarray(render_rgb(s, who)).save(png)
+        out(f"Picture written to {png}")
+    return {"seed": seed, "scenario": s.scenario.name, "winner": None if s.winner is None else ("blue", "red")[s.winner],
+            "moves": moves, "turns": s.turn, "result": s.result, "returns": s.returns()}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.hexwar.scenario import MAX_HEIGHT, MAX_WIDTH, NUM_CELLS, Scenario, cell_of
+from envs.hexwar.scenario import MAX_HEIGHT, MAX_OBJECTIVE_VALUE, MAX_WIDTH, NUM_CELLS, Scenario, cell_of
 from envs.hexwar.terrain import Terrain
 from envs.hexwar.units import UnitType
 from envs.hexwar.view import HexView
@@ -97,7 +97,7 @@ def encode_observation(v: HexView, scenario: Scenario) -> np.ndarray:
         acc[P["smoke"] * NUM_CELLS + c] = 1.0
     for o, h in zip(scenario.objectives, v.holders):
         key = "objective_neutral" if h < 0 else ("objective_mine" if h == me else "objective_enemy")
-        acc[P[key] * NUM_CELLS + cell_of(o.hex)] = o.value / 2.0
+        acc[P[key] * NUM_CELLS + cell_of(o.hex)] = o.value / MAX_OBJECTIVE_VALUE
     if v.pending is not None:
         t = cells.get(v.pending.target)
         if t is not None and t.cell >= 0:

@@ -39,6 +39,7 @@ from envs.hexwar.terrain import CHARS, IMPASSABLE, Terrain, stack_limit
 from envs.hexwar.units import TYPE_NAMES, UnitType
 
 MAX_WIDTH, MAX_HEIGHT = 12, 10
+MAX_OBJECTIVE_VALUE = 10
 NUM_CELLS = MAX_WIDTH * MAX_HEIGHT
 SIDES = ("blue", "red")
 SCENARIO_DIR = pathlib.Path(__file__).resolve().parents[2] / "configs" / "scenarios" / "hexwar"
@@ -206,7 +207,7 @@ def scenario_from_dict(data: Any, name: str = "scenario", source: str = "<scenar
     for i, o in enumerate(objs):
         w = f"objectives[{i}]"
         o = rd.mapping(o, w, {"hex"}, {"value", "holder"})
-        objectives.append(Objective(on_map_hex(o["hex"], f"{w}.hex"), rd.integer(o.get("value", 1), f"{w}.value", 1, 10),
+        objectives.append(Objective(on_map_hex(o["hex"], f"{w}.hex"), rd.integer(o.get("value", 1), f"{w}.value", 1, MAX_OBJECTIVE_VALUE),
                                     side_index(o.get("holder", "none"), f"{w}.holder")))
     sides = rd.mapping(d["sides"], "sides", set(SIDES), set())
     units: list[UnitSpec] = []

@@ -473,6 +473,19 @@ class HexState:
     def _game_over(self, winner: int | None, result: dict) -> None:
         self.phase, self.winner, self.result, self.pending = HexPhase.GAME_OVER, winner, result, None
 
+    def to_dict(self) -> dict:
+        """The full state (hidden information included) as JSON-friendly data."""
+        from envs.hexwar.serialize import state_to_dict
+
+        return state_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> HexState:
+        """Inverse of :meth:`to_dict`."""
+        from envs.hexwar.serialize import state_from_dict
+
+        return state_from_dict(data)
+
     def information_view(self, side: int | None):
         """What ``side`` may know (``None``: a spectator who sees no hidden unit)."""
         from envs.hexwar.view import HexView

@@ -44,14 +44,11 @@ render_viewer=None)`: `scenario` is a shipped name, a path to a YAML file, or
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from envs.hexwar.actions import NUM_ACTIONS
 from envs.hexwar.config import HexConfig
@@ -59,7 +56,7 @@ from envs.hexwar.observation import OBS_SHAPE, encode_observation
 from envs.hexwar.scenario import Scenario, load_scenario
 from envs.hexwar.state import HexIllegalActionError, HexState
 from envs.hexwar.text import render_state
-from envs.hexwar.view import HexView
+from envs.turn_based_env import TurnBasedEnv, standard_wrappers
 
 AGENTS = ["blue", "red"]
 DEFAULT_SCENARIO = "meeting_engagement"
@@ -67,130 +64,51 @@ DEFAULT_SCENARIO = "meeting_engagement"
 
 def env(**kwargs: Any) -> AECEnv:
     """The hex env with PettingZoo's standard wrappers."""
-    e = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return standard_wrappers(raw_env(**kwargs))
 
 
-class raw_env(AECEnv, EzPickle):  # noqa: N801
+class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801
     """The hex WW2 game as an AEC env; see the module docstring."""
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": "hexwar_v0", "is_parallelizable": False,
                 "render_fps": 2}
+    AGENTS = AGENTS
+    NUM_ACTIONS = NUM_ACTIONS
+    OBS_SHAPE = OBS_SHAPE
 
     def __init__(self, scenario: str | Scenario = DEFAULT_SCENARIO, rules: dict | HexConfig | None = None,
                  render_mode: str | None = None, render_viewer: str | None = None) -> None:
         EzPickle.__init__(self, scenario=scenario, rules=rules, render_mode=render_mode, render_viewer=render_viewer)
-        super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
-        if render_viewer not in (None, "omniscient", *AGENTS):
-            raise ValueError(f"render_viewer {render_viewer!r} must be one of {AGENTS}, None or 'omniscient'")
         self.config = rules if isinstance(rules, HexConfig) else HexConfig.from_dict(rules)
         self.random_scenarios = scenario == "random"
         self.fixed_scenario = None if self.random_scenarios else (
             scenario if isinstance(scenario, Scenario) else load_scenario(scenario))
-        self.render_mode, self.render_viewer = render_mode, render_viewer
-        self.possible_agents = AGENTS[:]
-        self.agents = AGENTS[:]
-        box = spaces.Dict({"observation": spaces.Box(0.0, 1.0, OBS_SHAPE, np.float32),
-                           "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)})
-        self.observation_spaces = {a: box for a in AGENTS}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
-        self._seeder = np.random.default_rng()
-        self.state: HexState | None = None
-        self._mask_cache: tuple[int, np.ndarray] | None = None
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            self._seeder = np.random.default_rng(seed)
-        game_seed = int(self._seeder.integers(2**63))
-        if self.random_scenarios:
-            from envs.hexwar.generator import generate_scenario
-
-            scenario = generate_scenario(int(self._seeder.integers(2**31)))
-        else:
-            scenario = self.fixed_scenario
-        self.state = HexState.new_game(scenario, self.config, game_seed)
-        self._mask_cache = None
-        self.agents = AGENTS[:]
-        self.rewards = {a: 0.0 for a in AGENTS}
-        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
-        self.terminations = {a: False for a in AGENTS}
-        self.truncations = {a: False for a in AGENTS}
-        self.infos = {a: {} for a in AGENTS}
-        self.agent_selection = AGENTS[self.state.current_player]
+        self._setup(render_mode, render_viewer)
 
     @property
     def scenario(self) -> Scenario:
+        """The scenario of the current game."""
         return self.state.scenario
 
-    def view(self, agent: str) -> HexView:
-        """The information view of ``agent``."""
-        return self.state.information_view(AGENTS.index(agent))
+    def _new_state(self, seeder: np.random.Generator) -> HexState:
+        game_seed = int(seeder.integers(2**63))
+        scenario = self.fixed_scenario
+        if self.random_scenarios:
+            from envs.hexwar.generator import generate_scenario
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        side = AGENTS.index(agent)
-        s = self.state
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if side == s.current_player and not s.is_terminal():
-            mask[s.legal_actions()] = 1
-            self._mask_cache = (s.move_number, mask)
-        return {"observation": encode_observation(s.information_view(side), s.scenario), "action_mask": mask}
+            scenario = generate_scenario(int(seeder.integers(2**31)))
+        return HexState.new_game(scenario, self.config, game_seed)
 
-    def step(self, action: int) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        s = self.state
-        action = int(action)
-        cached = self._mask_cache
-        # The mask computed for this very position already proves legality; otherwise the
-        # engine checks and raises HexIllegalActionError with the reason.
-        trusted = cached is not None and cached[0] == s.move_number and 0 <= action < NUM_ACTIONS \
-            and cached[1][action] == 1
-        s.apply_action(action, validate=not trusted)
-        self._cumulative_rewards[agent] = 0.0
-        if s.is_terminal():
-            for a, r in zip(AGENTS, s.returns()):
-                self.rewards[a] = r
-                self.terminations[a] = True
-            self.infos = {a: {"result": copy.deepcopy(s.result)} for a in AGENTS}
-        self._accumulate_rewards()
-        self.agent_selection = AGENTS[s.current_player] if not s.is_terminal() else agent
-        if self.render_mode == "human":
-            self.render()
+    def _encode(self, seat: int) -> np.ndarray:
+        return encode_observation(self.state.information_view(seat), self.state.scenario)
 
-    def _viewer(self) -> int | str | None:
-        v = self.render_viewer
-        return AGENTS.index(v) if v in AGENTS else v
+    def _render_text(self, viewer: int | str | None) -> str:
+        return render_state(self.state, viewer)
 
-    def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            import gymnasium
+    def _render_rgb(self, viewer: int | str | None) -> np.ndarray:
+        from envs.hexwar.picture import render_rgb
 
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        if self.render_mode == "rgb_array":
-            from envs.hexwar.picture import render_rgb
-
-            return render_rgb(self.state, self._viewer())
-        text = render_state(self.state, self._viewer())
-        if self.render_mode == "human":
-            print(text + "\n")
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+        return render_rgb(self.state, viewer)
 
 
 __all__ = ["env", "raw_env", "HexIllegalActionError", "AGENTS"]

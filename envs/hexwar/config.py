@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any
+
+from envs.rule_options import check_options, options_from_dict
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "cover_applies_to": ("infantry", "soft"),
@@ -45,24 +47,12 @@ class HexConfig:
     """Smoke gives cover to units in its hex; with True it also blocks lines of sight."""
 
     def __post_init__(self) -> None:
-        for name, allowed in _CHOICES.items():
-            if getattr(self, name) not in allowed:
-                raise HexConfigError(f"hexwar rule option {name}={getattr(self, name)!r} is not one of "
-                                     + ", ".join(map(repr, allowed)))
-        for f in fields(self):
-            if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
-                raise HexConfigError(f"hexwar rule option {f.name} must be true or false")
+        check_options(self, "hexwar", _CHOICES, HexConfigError)
 
     @classmethod
     def from_dict(cls, options: dict[str, Any] | None) -> HexConfig:
         """Build from a mapping; unknown keys are an error naming the known ones."""
-        options = dict(options or {})
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise HexConfigError(f"unknown hexwar rule option(s) {', '.join(unknown)}; known options: "
-                                 f"{', '.join(sorted(known))}")
-        return cls(**options)
+        return options_from_dict(cls, options, "hexwar", HexConfigError)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

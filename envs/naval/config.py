@@ -6,8 +6,10 @@ alternative is the other serious reading of the same passage.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any
+
+from envs.rule_options import check_options, options_from_dict
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "supply_cut": ("broadside", "always"),
@@ -76,29 +78,14 @@ class NavalConfig:
     """Cards drawn by each captain at setup (at most 13, so that both can mulligan)."""
 
     def __post_init__(self) -> None:
-        for name, allowed in _CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise ConfigError(
-                    f"naval rule option {name}={value!r} is not one of {', '.join(map(repr, allowed))}"
-                )
-        for name in ("royal_flush_defender", "alternate_win", "mulligan"):
-            if not isinstance(getattr(self, name), bool):
-                raise ConfigError(f"naval rule option {name} must be true or false, got {getattr(self, name)!r}")
+        check_options(self, "naval", _CHOICES, ConfigError)
         if not isinstance(self.hand_size, int) or isinstance(self.hand_size, bool) or not 1 <= self.hand_size <= 13:
             raise ConfigError(f"naval rule option hand_size must be an integer 1..13, got {self.hand_size!r}")
 
     @classmethod
     def from_dict(cls, options: dict[str, Any] | None) -> NavalConfig:
         """Build from a mapping; unknown keys are a :class:`ConfigError` naming the known ones."""
-        options = dict(options or {})
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise ConfigError(
-                f"unknown naval rule option(s) {', '.join(unknown)}; known options: {', '.join(sorted(known))}"
-            )
-        return cls(**options)
+        return options_from_dict(cls, options, "naval", ConfigError)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain mapping of every option."""

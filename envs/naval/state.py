@@ -236,11 +236,15 @@ class NavalState:
         return False
 
     # ------------------------------------------------------------ transitions
-    def apply_action(self, action: int) -> None:
-        """Play ``action`` for :attr:`current_player`; :class:`IllegalActionError` if it is not legal."""
+    def apply_action(self, action: int, validate: bool = True) -> None:
+        """Play ``action`` for :attr:`current_player`; :class:`IllegalActionError` if it is not legal.
+
+        ``validate=False`` skips the check, for callers that took the action from
+        :meth:`legal_actions` of this very state (the env's mask).
+        """
         if isinstance(action, (int, np.integer)):
             action = int(action)
-        if not self.is_legal(action):
+        if validate and not self.is_legal(action):
             raise IllegalActionError(self._illegal_message(action))
         a = DECODED[action]
         self.move_number += 1

@@ -102,7 +102,7 @@ class TurnBasedEnv(AECEnv):
         mask = np.zeros(self.NUM_ACTIONS, dtype=np.int8)
         if seat == s.current_player and not s.is_terminal():
             mask[s.legal_actions()] = 1
-            self._mask_cache = (s.move_number, mask)
+            self._mask_cache = (s.move_number, mask.copy())  # a private copy: callers may edit theirs
         return {"observation": self._encode(seat), "action_mask": mask}
 
     def step(self, action: int) -> None:

@@ -7,7 +7,7 @@ apart (both nudged lines, for lines of sight along hex edges).
 
 from __future__ import annotations
 
-from envs.hexwar.hexgrid import distance, lines_between, neighbours
+from envs.hexwar.hexgrid import distance, lines_between, neighbours, to_offset
 from envs.hexwar.scenario import MAX_HEIGHT, MAX_WIDTH, NUM_CELLS, cell_of, hex_of
 
 HEXES = tuple(hex_of(c) for c in range(NUM_CELLS))
@@ -43,8 +43,20 @@ def _between() -> dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]]
         for b in range(NUM_CELLS):
             if DIST[a][b] == 2:
                 left, right = lines_between(HEXES[a], HEXES[b])
-                out[(a, b)] = (tuple(cell_of(h) for h in left), tuple(cell_of(h) for h in right))
+                out[(a, b)] = (_cells_or_off(left), _cells_or_off(right))
     return out
+
+
+OFF_GRID = -1
+"""Marks a line side that leaves the 12 x 10 grid: such a side is blocked (no hex to see across)."""
+
+
+def _cells_or_off(hexes) -> tuple[int, ...]:
+    cells = []
+    for h in hexes:
+        col, row = to_offset(h)
+        cells.append(row * MAX_WIDTH + col if 0 <= col < MAX_WIDTH and 0 <= row < MAX_HEIGHT else OFF_GRID)
+    return tuple(cells)
 
 
 BETWEEN = _between()

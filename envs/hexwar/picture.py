@@ -45,7 +45,7 @@ from envs.hexwar.hexgrid import label
 from envs.hexwar.scenario import MAX_WIDTH, SIDES, Scenario, cell_of, hex_of
 from envs.hexwar.state import HexPhase, HexState
 from envs.hexwar.terrain import Terrain
-from envs.hexwar.text import _omniscient_units, describe_result
+from envs.hexwar.text import describe_result
 from envs.hexwar.units import STATS, UnitType
 from envs.hexwar.view import HexView, UnitView
 
@@ -409,8 +409,7 @@ def _counter(d: ImageDraw.ImageDraw, u: UnitView, cx: float, cy: float, acting: 
 # ------------------------------------------------------------------ the picture
 def _view(state: HexState, viewer: int | None | str) -> HexView:
     if viewer == "omniscient":
-        v = HexView.of(state, None)
-        return v._replace(units=tuple(_omniscient_units(state)), acting=state.acting_unit())
+        return HexView.of(state, None, everything=True)
     if viewer not in (None, 0, 1):
         raise ValueError(f"viewer must be 0, 1, None or 'omniscient', got {viewer!r}")
     return state.information_view(viewer)  # type: ignore[arg-type]
@@ -475,7 +474,7 @@ def render_rgb(state: HexState, viewer: int | None | str = None) -> np.ndarray:
     for c, here in by_cell.items():
         cx, cy = lay.centre(c)
         n = len(here)
-        for i, u in enumerate(sorted(here, key=lambda u: u.uid)):
+        for i, u in enumerate(here):  # the view's order: slot 1 left, slot 2 right
             spots[u.uid] = (cx + (i - (n - 1) / 2) * (CW + 2), cy - 1)
     if v.pending is not None and v.pending.target in spots:
         tx, ty = spots[v.pending.target]

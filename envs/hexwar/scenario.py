@@ -241,6 +241,8 @@ def scenario_from_dict(data: Any, name: str = "scenario", source: str = "<scenar
             units.append(UnitSpec(si, utype, h, hidden))
         if not any(x.hex is not None for x in units if x.side == si):
             raise rd.fail(f"sides.{side}.units", "needs at least one unit on the table")
+    if len(units) > 52:
+        raise rd.fail("sides", f"{len(units)} units: each needs a card from the 52-card deck every turn")
     return Scenario(name=str(d.get("name", name)), title=str(d.get("title", name)),
                     description=str(d.get("description", "")).strip(), width=width, height=height, turns=turns,
                     terrain=tuple(terrain), objectives=tuple(objectives), units=tuple(units),

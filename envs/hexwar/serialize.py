@@ -46,7 +46,7 @@ def state_to_dict(s: HexState) -> dict:
         "smoke": [label(hex_of(c)) for c in s.smoke], "holders": list(s.holders),
         "pending": None if s.pending is None else {"shooters": list(s.pending.shooters), "target": s.pending.target},
         "last_shots": [r._asdict() for r in s.last_shots], "winner": s.winner, "result": s.result,
-        "move_number": s.move_number,
+        "move_number": s.move_number, "public_id": list(s.public_id),
     }
 
 
@@ -79,6 +79,7 @@ def state_from_dict(d: dict) -> HexState:
     s.pending = None if p is None else PendingShot(tuple(p["shooters"]), p["target"])
     s.last_shots = tuple(ShotReport(**r) for r in d["last_shots"])
     s.winner, s.result, s.move_number = d["winner"], d["result"], d["move_number"]
+    s.public_id = list(d["public_id"])
     s._moves_memo = None
     return s
 

@@ -14,21 +14,23 @@ from envs.hexwar.units import SIGHT_RANGE, TargetClass, UnitType, STATS
 
 
 def _line_clear(cells: Sequence[int], terrain: Sequence[Terrain], blockers: set[int], smoke: Sequence[int],
-                smoke_blocks: bool) -> bool:
+                smoke_blocks: bool, on_map: Sequence[bool]) -> bool:
     for c in cells:
+        if c < 0 or not on_map[c]:
+            return False  # the line leaves the map on this side of an edge
         if terrain[c] in BLOCKS_SIGHT or c in blockers or (smoke_blocks and c in smoke):
             return False
     return True
 
 
 def line_of_sight(a: int, b: int, terrain: Sequence[Terrain], blockers: set[int], smoke: Sequence[int],
-                  config: HexConfig) -> bool:
+                  config: HexConfig, on_map: Sequence[bool]) -> bool:
     """Whether ``a`` sees ``b`` (within 2 hexes, nothing blocking the hexes between).
 
     "line of sight is not blocked by hills, woods, buildings, and other units": a hex
     strictly between the two blocks when it has such terrain or holds a blocking unit
     (``blockers``). A line running along hex edges is judged on both sides
-    (``config.edge_sight``).
+    (``config.edge_sight``); a side that leaves the map is blocked.
     """
     d = DIST[a][b]
     if d > SIGHT_RANGE:
@@ -37,10 +39,10 @@ def line_of_sight(a: int, b: int, terrain: Sequence[Terrain], blockers: set[int]
         return True
     left, right = BETWEEN[(a, b)]
     sb = config.smoke_blocks_sight
-    lc = _line_clear(left, terrain, blockers, smoke, sb)
+    lc = _line_clear(left, terrain, blockers, smoke, sb, on_map)
     if left == right:
         return lc
-    rc = _line_clear(right, terrain, blockers, smoke, sb)
+    rc = _line_clear(right, terrain, blockers, smoke, sb, on_map)
     return (lc or rc) if config.edge_sight == "either_side" else (lc and rc)
 
 
@@ -50,7 +52,7 @@ def broken_between(a: int, b: int, terrain: Sequence[Terrain]) -> bool:
     if DIST[a][b] != 2:
         return False
     left, right = BETWEEN[(a, b)]
-    return any(terrain[c] == Terrain.BROKEN for c in left + right)
+    return any(c >= 0 and terrain[c] == Terrain.BROKEN for c in left + right)
 
 
 def takes_cover(target_type: UnitType, target_cell: int, shooter_cell: int | None, terrain: Sequence[Terrain],

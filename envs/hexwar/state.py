@@ -77,7 +77,7 @@ class HexState:
 
     __slots__ = ("scenario", "config", "rng", "side", "utype", "cell", "hits", "activated", "hidden", "card",
                  "deck", "discards", "order", "ptr", "phase", "turn", "smoke", "holders", "pending", "last_shots",
-                 "winner", "result", "move_number", "_moves_memo")
+                 "winner", "result", "move_number", "public_id", "_moves_memo")
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -95,6 +95,9 @@ class HexState:
         s.hidden = [u.hidden and s.config.hidden_units for u in units]
         s.card = [-1] * len(units)
         s.deck = s.rng.permutation(NUM_CARDS).tolist()
+        # Views name units by these shuffled ids, so gaps left by hidden units say nothing
+        # about which of the scenario's units they are.
+        s.public_id = s.rng.permutation(len(units)).tolist()
         s.discards = []
         s.order, s.ptr, s.turn = [], 0, 0
         s.smoke = []
@@ -119,6 +122,7 @@ class HexState:
                                                            self.smoke[:], self.holders[:])
         c.ptr, c.phase, c.turn, c.pending, c.last_shots = self.ptr, self.phase, self.turn, self.pending, self.last_shots
         c.winner, c.move_number, c._moves_memo = self.winner, self.move_number, None
+        c.public_id = self.public_id
         c.result = copy.deepcopy(self.result) if self.result is not None else None
         return c
 
@@ -164,24 +168,26 @@ class HexState:
     def sees(self, viewer: int, a: int, b: int, occ: dict[int, list[int]] | None = None) -> bool:
         """Whether a unit at cell ``a`` sees cell ``b`` (as ``viewer``'s side knows the board)."""
         occ = self.known_occupants(viewer) if occ is None else occ
-        return line_of_sight(a, b, self.scenario.terrain, self._blockers(viewer, occ), self.smoke, self.config)
+        return line_of_sight(a, b, self.scenario.terrain, self._blockers(viewer, occ), self.smoke, self.config,
+                             self.scenario.on_map)
 
     def spotted_cells(self, side: int, occ: dict[int, list[int]]) -> set[int]:
         """Cells some unit of ``side`` sees: where indirect fire may fall ("where there is
         a friendly [unit that can] sight the target")."""
         blockers = self._blockers(side, occ)
-        terrain, smoke, cfg = self.scenario.terrain, self.smoke, self.config
+        terrain, smoke, cfg, on_map = self.scenario.terrain, self.smoke, self.config, self.scenario.on_map
         out: set[int] = set()
         for u, c in enumerate(self.cell):
             if c >= 0 and self.side[u] == side:
                 out.update(t for t in WITHIN_SIGHT[c] if t not in out
-                           and line_of_sight(c, t, terrain, blockers, smoke, cfg))
+                           and line_of_sight(c, t, terrain, blockers, smoke, cfg, on_map))
         return out
 
-    def _next_to_friends(self, side: int, target_cell: int) -> bool:
-        """Artillery and mortars "cannot target units in hexes adjacent to friendly units"."""
-        near = NEIGH[target_cell]
-        return any(c in near for u, c in enumerate(self.cell) if c >= 0 and self.side[u] == side)
+    def _next_to_friends(self, firer: int, target_cell: int) -> bool:
+        """Artillery and mortars "cannot target units in hexes adjacent to friendly units" - other
+        than the firing unit itself (so the mortar's minimum range has a meaning)."""
+        near, side = NEIGH[target_cell], self.side[firer]
+        return any(c in near for u, c in enumerate(self.cell) if c >= 0 and u != firer and self.side[u] == side)
 
     def can_shoot(self, u: int, t: int, occ: dict[int, list[int]], spotted: set[int] | None = None) -> bool:
         """Whether unit ``u`` may shoot at enemy unit ``t`` (range, sight, indirect-fire limits)."""
@@ -193,7 +199,7 @@ class HexState:
                 return False
             if spotted is None:
                 spotted = self.spotted_cells(side, occ)
-            return not self._next_to_friends(side, tc) and tc in spotted
+            return not self._next_to_friends(u, tc) and tc in spotted
         if uc < 0 or DIST[uc][tc] > DIRECT_RANGE:
             return False
         if DIST[uc][tc] <= 1:
@@ -354,8 +360,9 @@ class HexState:
                 return
             self._resolve(tuple(shooters), t, False)
         elif a.kind == Kind.SMOKE:
-            self.hidden[u] = False
+            self.hidden[u] = False  # firing smoke gives the position away too
             self.smoke.append(a.cell)
+            self._update_holders()
         self._end_activation()
 
     def _illegal_message(self, action: int) -> str:
@@ -462,6 +469,8 @@ class HexState:
         self.ptr = 0
 
     def _final_score(self) -> None:
+        self.hidden = [False] * len(self.cell)  # the game is over: every unit is shown
+        self._update_holders()
         points = [0, 0]
         for o, h in zip(self.scenario.objectives, self.holders):
             if h >= 0:

@@ -66,21 +66,12 @@ def render_view(v: HexView, scenario: Scenario) -> str:
 
 
 def render_state(s: HexState, viewer: int | None | str = None) -> str:
-    """Board text for a side (0/1), a spectator (None) or ``"omniscient"``."""
+    """Board text for a side (0/1), a spectator (None) or ``"omniscient"`` (hidden units too)."""
+    from envs.hexwar.view import HexView as _HexView
+
     if viewer == "omniscient":
-        from envs.hexwar.view import HexView as _HV
-
-        v = _HV.of(s, None)._replace(units=tuple(
-            u for u in _omniscient_units(s)))
-        return render_view(v, s.scenario)
+        return render_view(_HexView.of(s, None, everything=True), s.scenario)
     return render_view(s.information_view(viewer), s.scenario)  # type: ignore[arg-type]
-
-
-def _omniscient_units(s: HexState):
-    from envs.hexwar.view import UnitView
-
-    return [UnitView(u, s.side[u], s.utype[u], s.cell[u], s.hits[u], s.activated[u], s.hidden[u], s.card[u])
-            for u in range(len(s.cell)) if s.alive(u)]
 
 
 def describe_result(result: dict | None, winner: int | None) -> str:

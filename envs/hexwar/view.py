@@ -19,6 +19,8 @@ class UnitView(NamedTuple):
     """One unit as the viewer sees it."""
 
     uid: int
+    """The unit's public id: a per-game shuffle of the unit numbers, so that the ids a side
+    sees say nothing about which scenario units are hidden."""
     side: int
     type: UnitType
     cell: int
@@ -54,18 +56,25 @@ class HexView(NamedTuple):
     result: dict | None
 
     @classmethod
-    def of(cls, s: HexState, side: int | None) -> HexView:
+    def of(cls, s: HexState, side: int | None, everything: bool = False) -> HexView:
+        """The view of ``side`` (None: a spectator); ``everything`` shows hidden units too
+        (for omniscient debugging pictures only, never for a player)."""
         def known(u: int) -> bool:
-            return s.side[u] == side or not s.hidden[u]
+            return everything or s.side[u] == side or not s.hidden[u]
 
+        pid = s.public_id
         new = tuple.__new__  # a NamedTuple without its Python-level __new__: views are built every step
-        units = tuple(new(UnitView, (u, s.side[u], s.utype[u], s.cell[u], s.hits[u], s.activated[u], s.hidden[u],
-                                     s.card[u])) for u in range(len(s.cell)) if s.cell[u] != ELIMINATED and known(u))
+        units = tuple(new(UnitView, (pid[u], s.side[u], s.utype[u], s.cell[u], s.hits[u], s.activated[u],
+                                     s.hidden[u] and (everything or s.side[u] == side), s.card[u]))
+                      for u in range(len(s.cell)) if s.cell[u] != ELIMINATED and known(u))
         act = s.acting_unit()
-        order = tuple(u for u in s.order[s.ptr:] if s.alive(u) and not s.activated[u] and known(u))
+        order = tuple(pid[u] for u in s.order[s.ptr:] if s.alive(u) and not s.activated[u] and known(u))
         lost = tuple(sum(1 for u in range(len(s.cell)) if s.side[u] == p and s.cell[u] == ELIMINATED)
                      for p in (0, 1))
+        pending = None if s.pending is None else PendingShot(tuple(pid[u] for u in s.pending.shooters),
+                                                             pid[s.pending.target])
+        shots = tuple(r._replace(shooter=pid[r.shooter], target=pid[r.target]) for r in s.last_shots)
         return cls(side, s.phase, s.turn, s.scenario.turns, s.current_player,
-                   act if act >= 0 and known(act) else -1, units, order, tuple(s.smoke), tuple(s.holders),
-                   s.pending, s.last_shots, lost, s.winner,  # type: ignore[arg-type]
+                   pid[act] if act >= 0 and known(act) else -1, units, order, tuple(s.smoke), tuple(s.holders),
+                   pending, shots, lost, s.winner,  # type: ignore[arg-type]
                    copy.deepcopy(s.result) if s.result is not None else None)

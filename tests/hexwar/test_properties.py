@@ -257,24 +257,48 @@ def test_mask_equals_brute_force_legality_at_random_states(chunk: int):
         assert not s.is_terminal()
         mask = s.legal_action_mask()
         assert mask.dtype == np.int8 and mask.shape == (NUM_ACTIONS,)
-        legal = s.legal_actions()
-        assert legal == sorted(set(legal)), f"game {g}: legal actions unsorted or duplicated"
-        assert legal == np.flatnonzero(mask).tolist()
-        seen |= {DECODED[a].kind.name for a in legal}
-        for a in range(NUM_ACTIONS):
-            c = s.clone()
-            try:
-                c.apply_action(a, validate=True)
-                ok = True
-            except HexIllegalActionError as err:
-                assert "not legal" in str(err)
-                ok = False
-            assert ok == bool(mask[a]) == s.is_legal(a), f"game {g} action {a}: applied={ok} mask={mask[a]}"
-        for bad in (-1, NUM_ACTIONS, 10_000):
-            assert not s.is_legal(bad)
-            with pytest.raises(HexIllegalActionError):
-                s.clone().apply_action(bad)
-    assert {"MOVE", "SHOOT", "SMOKE", "JOINT_MOVE", "JOINT_SHOOT", "PASS", "EVADE"} <= seen, seen
+        seen |= _brute_force_mask(s, g)
+    assert {"MOVE", "SHOOT", "PASS", "EVADE"} <= seen, seen
+
+
+def _brute_force_mask(s: HexState, g: int) -> set[str]:
+    """Apply every id to a clone; it must succeed exactly where the mask says 1. Returns the kinds offered."""
+    mask = s.legal_action_mask()
+    legal = s.legal_actions()
+    assert legal == sorted(set(legal)), f"game {g}: legal actions unsorted or duplicated"
+    assert legal == np.flatnonzero(mask).tolist()
+    for a in range(NUM_ACTIONS):
+        c = s.clone()
+        try:
+            c.apply_action(a, validate=True)
+            ok = True
+        except HexIllegalActionError as err:
+            assert "not legal" in str(err)
+            ok = False
+        assert ok == bool(mask[a]) == s.is_legal(a), f"game {g} action {a}: applied={ok} mask={mask[a]}"
+    for bad in (-1, NUM_ACTIONS, 10_000):
+        assert not s.is_legal(bad)
+        with pytest.raises(HexIllegalActionError):
+            s.clone().apply_action(bad)
+    return {DECODED[a].kind.name for a in legal}
+
+
+@pytest.mark.parametrize("kind", [Kind.SMOKE, Kind.JOINT_MOVE, Kind.JOINT_SHOOT])
+def test_mask_exact_where_rarer_actions_are_offered(kind: Kind):
+    """Search random games for positions offering smoke, joint moves and joint shots; brute-force them."""
+    found = 0
+    for g in range(400):
+        rng = np.random.default_rng(g)
+        s = new_game(g, RULE_VARIANTS[4 if g % 2 else 1])
+        while not s.is_terminal() and found < 5:
+            if any(DECODED[a].kind == kind for a in s.legal_actions()):
+                _brute_force_mask(s, g)
+                found += 1
+                break
+            random_step(s, rng)
+        if found >= 5:
+            break
+    assert found >= 5, f"found only {found} positions offering {kind.name}"
 
 
 # ------------------------------------------------------------------ hidden information
@@ -321,8 +345,10 @@ def test_views_observations_and_moves_never_depend_on_hidden_enemies(chunk: int)
             for side in (0, 1):
                 v = s.information_view(side)
                 secret = {u for u in range(len(s.cell)) if s.side[u] != side and s.hidden[u]}
-                assert not {x.uid for x in v.units} & secret, f"game {g}: {side} sees hidden {secret}"
-                assert not set(v.order) & secret and v.acting not in secret
+                # views name units by public ids: map them back to unit numbers
+                real = {p: u for u, p in enumerate(s.public_id)}
+                assert not {real[x.uid] for x in v.units} & secret, f"game {g}: {side} sees hidden {secret}"
+                assert not {real[p] for p in v.order} & secret and real.get(v.acting, -1) not in secret
                 assert all(u.hidden is False for u in v.units if u.side != side)
                 known = {u for us in s.known_occupants(side).values() for u in us}
                 assert not known & secret, f"game {g}: known_occupants lists hidden enemies"

@@ -388,3 +388,26 @@ def test_a_side_with_no_unit_on_the_table_loses():
             assert s2.is_terminal() and s2.winner == 1 and s2.result["reason"] == "elimination"
             return
     pytest.fail("no elimination in 10 seeds")
+
+
+def test_a_line_along_the_map_border_is_judged_on_its_map_side():
+    # A1 -> A3 runs along the west border between A2 and the void; woods on A2 block it.
+    sc = scenario_from_text("""
+        . . . . . . . . . . . .
+        W . . . . . . . . . . .
+        . . . . . . . . . . . .
+    """, blue=[("tank", "A1")], red=[("foot", "A3")])
+    assert "A3" not in shots(position(sc, order=[0]))
+
+
+def test_the_firer_does_not_bar_its_own_indirect_fire():
+    sc = scenario_from_text(OPEN5, blue=[("artillery", "C3")], red=[("foot", "D3")])
+    assert "D3" in shots(position(sc, order=[0]))  # on-table artillery at point blank
+    sc = scenario_from_text(OPEN5, blue=[("mortar", "C3")], red=[("foot", "D3")])
+    assert "D3" not in shots(position(sc, order=[0]))  # the mortar's minimum range
+
+
+def test_views_name_units_by_shuffled_public_ids():
+    sc = scenario_from_text(OPEN5, blue=[("foot", "A1"), ("tank", "B1")], red=[("foot", "F5"), ("foot", "E5")])
+    ids = {tuple(HexState.new_game(sc, seed=k).public_id) for k in range(20)}
+    assert len(ids) > 1 and all(sorted(x) == [0, 1, 2, 3] for x in ids)

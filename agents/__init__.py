@@ -1,16 +1,24 @@
 """Agents that play one seat from what that seat may know.
 
 An agent gets the seat's observation dict (``observation`` and ``action_mask``)
-and the engine's information view of that seat, and returns a legal action id.
-Agents are named by spec strings; :func:`make` builds one. Only ``random``
-exists so far; heuristic, search and trained agents follow.
+and the engine's information view of that seat, and returns a legal action
+id. It never reads the full state: the other hand, the deck order, hidden
+units and future dice are out of its reach by construction.
+
+Agents are named by spec strings (:mod:`agents.spec`); :func:`make` builds one:
+
+    agents.make("heuristic", "naval", seed=1)
+    agents.make("random", "hexwar")
 """
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Protocol
 
 import numpy as np
+
+from agents.spec import AgentSpecError, parse_spec
 
 GAMES = ("naval", "hexwar")
 
@@ -20,14 +28,14 @@ class Agent(Protocol):
 
     name: str
 
-    def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
-        """Choose a legal action id."""
+    def act(self, observation: dict[str, np.ndarray], view: Any) -> int:
+        """Choose a legal action id from the seat's observation and information view."""
 
 
 class RandomAgent:
     """Uniform over the legal actions, from its own seeded Generator."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, game: str, seed: int | None = None) -> None:
         self.name = "random"
         self.rng = np.random.default_rng(seed)
 
@@ -38,20 +46,38 @@ class RandomAgent:
         return int(legal[self.rng.integers(legal.size)])
 
 
-_AGENTS = {"random": RandomAgent}
+def _heuristic(game: str, seed: int | None = None, **options: Any):
+    if game == "naval":
+        from agents.naval_heuristic import NavalHeuristic
+
+        return NavalHeuristic(seed=seed, **options)
+    from agents.hexwar_heuristic import HexHeuristic
+
+    return HexHeuristic(seed=seed, **options)
 
 
-class AgentSpecError(ValueError):
-    """An agent spec that names no agent."""
+_REGISTRY = {"random": RandomAgent, "heuristic": _heuristic}
+
+
+def available() -> list[str]:
+    """Names of the agents :func:`make` knows."""
+    return sorted(_REGISTRY)
 
 
 def make(spec: str, game: str, seed: int | None = None) -> Agent:
     """Build the agent named by ``spec`` for ``game``; a clear error lists what exists."""
     if game not in GAMES:
         raise AgentSpecError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
-    name = spec.split(":", 1)[0].strip().lower()
-    if name not in _AGENTS:
-        raise AgentSpecError(f"unknown agent {spec!r}; agents: {', '.join(sorted(_AGENTS))}")
-    if ":" in spec:
-        raise AgentSpecError(f"agent {name!r} takes no options, got {spec!r}")
-    return _AGENTS[name](seed=seed)
+    name, options = parse_spec(spec)
+    if name not in _REGISTRY:
+        raise AgentSpecError(f"unknown agent {spec!r}; agents: {', '.join(available())}")
+    factory = _REGISTRY[name]
+    try:
+        return factory(game, seed=seed, **options)
+    except TypeError as err:
+        params = [p for p in inspect.signature(factory).parameters if p not in ("game", "seed", "options")]
+        raise AgentSpecError(f"agent {name!r} does not take the options {sorted(options)} ({err}); "
+                             f"its options: {', '.join(params) or 'none'}") from None
+
+
+__all__ = ["Agent", "AgentSpecError", "RandomAgent", "available", "make", "parse_spec"]

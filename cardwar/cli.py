@@ -47,6 +47,35 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rules_for(game: str, items: list[str] | None) -> dict:
+    """Validated rule options of ``game`` as a plain dict."""
+    from envs.hexwar.config import HexConfig
+
+    opts = parse_rule_options(items)
+    return (HexConfig if game == "hexwar" else NavalConfig).from_dict(opts).to_dict()
+
+
+def _match(args: argparse.Namespace) -> int:
+    from cardwar.match import run_match
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    rules = _rules_for(args.game, args.rule)
+    res = run_match(args.game, args.agent_a, args.agent_b, args.games, args.seed, args.scenario, rules,
+                    args.workers, progress=not args.json)
+    lo, hi = res.interval()
+    print(f"{args.agent_a} vs {args.agent_b} ({args.game}{', ' + args.scenario if args.scenario else ''}): "
+          f"{res.games} games, seats swapped in pairs")
+    print(f"  {args.agent_a}: {res.wins_a} wins, {res.draws} draws, {res.wins_b} losses")
+    print(f"  score rate of {args.agent_a}: {res.score_a:.3f} (95% CI {lo:.3f}-{hi:.3f})")
+    print(f"  {res.games / res.seconds:.2f} games/s on {args.workers} worker(s)")
+    if args.json:
+        print(json.dumps(res.to_dict()))
+    return 0
+
+
 def _bench(args: argparse.Namespace) -> int:
     from cardwar.bench import run_bench
 
@@ -73,6 +102,17 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--quiet", action="store_true", help="print only the result")
     play.add_argument("--json", action="store_true", help="print the result as JSON on the last line")
     play.set_defaults(func=_play)
+    match = sub.add_parser("match", help="two agents play N games, seats swapped in pairs")
+    match.add_argument("game", choices=["naval", "hexwar"])
+    match.add_argument("agent_a", help="agent spec, e.g. heuristic or mcts:iterations=400")
+    match.add_argument("agent_b", help="agent spec")
+    match.add_argument("--games", type=int, default=100, help="number of games (rounded up to pairs)")
+    match.add_argument("--seed", type=int, default=0, help="seed of the first pair (default 0)")
+    match.add_argument("--scenario", default=None, help="hexwar: scenario name, .yaml path or random")
+    match.add_argument("--rule", action="append", metavar="KEY=VALUE", help="rule option")
+    match.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    match.add_argument("--json", action="store_true", help="last line: one JSON object")
+    match.set_defaults(func=_match)
     bench = sub.add_parser("bench", help="random-play steps/s of naval-v0 beside PettingZoo's classic envs")
     bench.add_argument("--seconds", type=float, default=6.0, help="measured seconds per env (default 6)")
     bench.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")

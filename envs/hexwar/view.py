@@ -54,6 +54,10 @@ class HexView(NamedTuple):
     """Units eliminated on each side (public)."""
     winner: int | None
     result: dict | None
+    terrain: tuple = ()
+    """The map's terrain by cell (public: the table is in view of both players)."""
+    objectives: tuple = ()
+    """The scenario's objectives (hex, value, initial holder); current holders are ``holders``."""
 
     @classmethod
     def of(cls, s: HexState, side: int | None, everything: bool = False) -> HexView:
@@ -77,4 +81,5 @@ class HexView(NamedTuple):
         return cls(side, s.phase, s.turn, s.scenario.turns, s.current_player,
                    pid[act] if act >= 0 and known(act) else -1, units, order, tuple(s.smoke), tuple(s.holders),
                    pending, shots, lost, s.winner,  # type: ignore[arg-type]
-                   copy.deepcopy(s.result) if s.result is not None else None)
+                   copy.deepcopy(s.result) if s.result is not None else None, s.scenario.terrain,
+                   s.scenario.objectives)

@@ -40,7 +40,7 @@ class MatchResult:
             return 0.0, 1.0
         centre = (p + z * z / (2 * n)) / (1 + z * z / n)
         half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return max(0.0, centre - half), min(1.0, centre + half)
+        return max(0.0, min(centre - half, p)), min(1.0, max(centre + half, p))  # p inside despite rounding
 
     def to_dict(self) -> dict:
         lo, hi = self.interval()

@@ -33,6 +33,10 @@ def parse_rule_options(items: list[str] | None) -> dict:
 def _play(args: argparse.Namespace) -> int:
     from cardwar.play import play_hexwar, play_naval
 
+    if args.opponent is not None:  # a person plays one seat against the opponent agent
+        human_first = args.seat in ("A", "blue")
+        args.a, args.b = ("human", args.opponent) if human_first else (args.opponent, "human")
+        args.quiet = False
     if args.game == "hexwar":
         from envs.hexwar.config import HexConfig
 
@@ -99,6 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--png", help="hexwar: write the final map picture to this PNG file")
     play.add_argument("--rule", action="append", metavar="KEY=VALUE",
                       help="rule option, e.g. supply_cut=always (see envs/naval/RULES.md)")
+    play.add_argument("--opponent", metavar="SPEC",
+                      help="play yourself against this agent (e.g. heuristic); you see only your own view")
+    play.add_argument("--seat", default="A", choices=["A", "B", "blue", "red"],
+                      help="your seat with --opponent (default A / blue, the first)")
     play.add_argument("--quiet", action="store_true", help="print only the result")
     play.add_argument("--json", action="store_true", help="print the result as JSON on the last line")
     play.set_defaults(func=_play)

@@ -3,29 +3,35 @@
 from __future__ import annotations
 
 import agents
+from cardwar.human import HumanPlayer, QuitGame
 from envs import naval_v0
 from envs.naval import NavalConfig, action_to_string
-from envs.naval.render import narrate, render_state
+from envs.naval.render import narrate, render_state, render_view
 from envs.naval.scoring import describe_result
 
 _VIEWERS = {"spectator": None, "omniscient": "omniscient", "A": 0, "B": 1}
 
 
 def play_naval(config: NavalConfig, seed: int, spec_a: str, spec_b: str, viewer: str = "spectator",
-               quiet: bool = False, out=print) -> dict:
+               quiet: bool = False, out=print, read=input) -> dict:
     """Play one seeded game; print the board each turn and a public log line per move.
 
     The printout shows what ``viewer`` may know: a spectator sees no hand, ``A``
     or ``B`` sees that captain's hand, ``omniscient`` sees everything and the
     face-down cards in the move list.
     """
-    players = {"captain_a": agents.make(spec_a, "naval", seed=seed * 2 + 1),
-               "captain_b": agents.make(spec_b, "naval", seed=seed * 2 + 2)}
-    env = naval_v0.raw_env(rules=config)
-    env.reset(seed=seed)
-    who = _VIEWERS.get(viewer)
     if viewer not in _VIEWERS:
         raise ValueError(f"viewer {viewer!r} is not one of {', '.join(_VIEWERS)} for the naval game")
+    who = _VIEWERS[viewer]
+    players = {}
+    for i, (name, spec) in enumerate((("captain_a", spec_a), ("captain_b", spec_b))):
+        if spec == "human":
+            players[name] = HumanPlayer("naval", i, show=render_view, read=read, out=out)
+            who = i  # a person at the table sees only their own seat's view
+        else:
+            players[name] = agents.make(spec, "naval", seed=seed * 2 + 1 + i)
+    env = naval_v0.raw_env(rules=config)
+    env.reset(seed=seed)
     last_turn = 0
     moves = 0
     if not quiet:
@@ -41,7 +47,11 @@ def play_naval(config: NavalConfig, seed: int, spec_a: str, spec_b: str, viewer:
                 out(f"Captain {'AB'[state.first_player]} goes first")
             out("\n" + render_state(state, who))
             last_turn = state.turn
-        action = players[agent].act(obs, env.view(agent))
+        try:
+            action = players[agent].act(obs, env.view(agent))
+        except QuitGame as stop:
+            out(f"Game abandoned: {stop}")
+            return {"seed": seed, "winner": None, "moves": moves, "abandoned": True}
         before = state.clone()
         env.step(action)
         moves += 1
@@ -60,7 +70,7 @@ def play_naval(config: NavalConfig, seed: int, spec_a: str, spec_b: str, viewer:
 
 
 def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red: str, viewer: str = "spectator",
-                quiet: bool = False, png: str | None = None, out=print) -> dict:
+                quiet: bool = False, png: str | None = None, out=print, read=input) -> dict:
     """Play one seeded hex game between two agents; print the map each turn and a line per move.
 
     ``png`` writes the final map picture (as ``viewer`` sees it) to that path.
@@ -68,11 +78,29 @@ def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red:
     from envs import hexwar_v0
     from envs.hexwar.text import describe_result, narrate, render_state
 
+    from envs.hexwar.picture import render_rgb
+    from envs.hexwar.text import render_view as hex_view_text
+
     who = {"spectator": None, "omniscient": "omniscient", "blue": 0, "red": 1}[viewer]
-    players = {"blue": agents.make(spec_blue, "hexwar", seed=seed * 2 + 1),
-               "red": agents.make(spec_red, "hexwar", seed=seed * 2 + 2)}
     env = hexwar_v0.raw_env(scenario=scenario, rules=rules)
     env.reset(seed=seed)
+
+    def picture_for(seat: int):
+        def write(path: str) -> str:
+            from PIL import Image
+
+            Image.fromarray(render_rgb(env.state, seat)).save(path)
+            return path
+        return write
+
+    players = {}
+    for i, (name, spec) in enumerate((("blue", spec_blue), ("red", spec_red))):
+        if spec == "human":
+            players[name] = HumanPlayer("hexwar", i, show=lambda v: hex_view_text(v, env.scenario), read=read,
+                                        out=out, picture=picture_for(i))
+            who = i
+        else:
+            players[name] = agents.make(spec, "hexwar", seed=seed * 2 + 1 + i)
     if not quiet:
         out(f"{env.scenario.title} (seed {seed}): blue = {spec_blue}, red = {spec_red}")
         if env.scenario.description:
@@ -86,7 +114,11 @@ def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red:
         if not quiet and env.state.turn != last_turn:
             out("\n" + render_state(env.state, who))
             last_turn = env.state.turn
-        action = players[agent].act(obs, env.view(agent))
+        try:
+            action = players[agent].act(obs, env.view(agent))
+        except QuitGame as stop:
+            out(f"Game abandoned: {stop}")
+            return {"seed": seed, "winner": None, "moves": moves, "abandoned": True}
         before = env.state.clone()
         env.step(action)
         moves += 1

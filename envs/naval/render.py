@@ -33,8 +33,11 @@ def render_view(v: NavalView, hands: tuple[list[int], list[int]] | None = None) 
             return cards_to_str(sorted(v.hand))
         return f"{v.hand_counts[p]} cards (hidden)"
 
-    lines = [f"Turn {v.turn}  Captain {CAPTAIN_NAMES[v.active]}'s turn, action {min(v.actions_taken + 1, 2)}/2"
-             f"  |  deck {v.deck_count}  discards {len(v.discards)}"]
+    if v.phase == Phase.MULLIGAN:
+        header = "Setup: mulligan decisions (who moves first is chosen afterwards)"
+    else:
+        header = f"Turn {v.turn}  Captain {CAPTAIN_NAMES[v.active]}'s turn, action {min(v.actions_taken + 1, 2)}/2"
+    lines = [f"{header}  |  deck {v.deck_count}  discards {len(v.discards)}"]
     lines.append(f"  Captain A  hand: {hand_line(0)}")
     for row in (2, 1, 0):
         lines.append("    " + "  ".join(_cell(v, row * 3 + c) for c in range(3)))

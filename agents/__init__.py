@@ -56,7 +56,17 @@ def _heuristic(game: str, seed: int | None = None, **options: Any):
     return HexHeuristic(seed=seed, **options)
 
 
-_REGISTRY = {"random": RandomAgent, "heuristic": _heuristic}
+def _mcts(game: str, seed: int | None = None, **options: Any):
+    if game == "naval":
+        from agents.naval_search import NavalSearch
+
+        return NavalSearch(seed=seed, **options)
+    from agents.hexwar_search import HexSearch
+
+    return HexSearch(seed=seed, **options)
+
+
+_REGISTRY = {"random": RandomAgent, "heuristic": _heuristic, "mcts": _mcts}
 
 
 def available() -> list[str]:

@@ -32,6 +32,22 @@ class UnitView(NamedTuple):
     card: int
 
 
+_MAPS: dict[int, tuple] = {}
+
+
+def public_map(sc):
+    """The scenario with its forces removed (cached per scenario object)."""
+    hit = _MAPS.get(id(sc))
+    if hit is None or hit[0] is not sc:
+        import dataclasses
+
+        if len(_MAPS) > 256:
+            _MAPS.clear()
+        hit = (sc, dataclasses.replace(sc, units=()))
+        _MAPS[id(sc)] = hit
+    return hit[1]
+
+
 class HexView(NamedTuple):
     """Everything one side may know."""
 
@@ -58,6 +74,10 @@ class HexView(NamedTuple):
     """The map's terrain by cell (public: the table is in view of both players)."""
     objectives: tuple = ()
     """The scenario's objectives (hex, value, initial holder); current holders are ``holders``."""
+    map: object = None
+    """The scenario without its forces (terrain, size, objectives, turn limit): public."""
+    config: object = None
+    """The rule options in force (public)."""
 
     @classmethod
     def of(cls, s: HexState, side: int | None, everything: bool = False) -> HexView:
@@ -82,4 +102,4 @@ class HexView(NamedTuple):
                    pid[act] if act >= 0 and known(act) else -1, units, order, tuple(s.smoke), tuple(s.holders),
                    pending, shots, lost, s.winner,  # type: ignore[arg-type]
                    copy.deepcopy(s.result) if s.result is not None else None, s.scenario.terrain,
-                   s.scenario.objectives)
+                   s.scenario.objectives, public_map(s.scenario), s.config)

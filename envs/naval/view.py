@@ -60,6 +60,11 @@ class NavalView(NamedTuple):
     last_battle: BattleReport | None
     winner: int | None
     result: dict | None
+    config: object = None
+    """The rule options in force (public)."""
+    royal_flush_state: tuple = (0, False, -1, -1)
+    """Public bookkeeping of a High Royal Flush being resolved: picks left, supply cut,
+    losing ship's zone awaiting the normal result, winning ship's zone."""
 
     @classmethod
     def of(cls, s: NavalState, seat: int | None) -> "NavalView":
@@ -77,7 +82,8 @@ class NavalView(NamedTuple):
                    s.attacked, tuple(s.hands[seat]) if seat is not None else (), tuple(s.owner), tuple(s.ship),
                    tuple(s.discards), len(s.deck), (len(s.hands[0]), len(s.hands[1])), pending, mc,  # type: ignore[arg-type]
                    tuple(s.mulligan_shown), tuple(s.rf_candidates), s.last_battle, s.winner,
-                   copy.deepcopy(s.result) if s.result is not None else None)
+                   copy.deepcopy(s.result) if s.result is not None else None, s.config,
+                   (s.rf_picks_left, s.rf_cut, s.rf_loser, s.rf_winner_zone))
 
     def unseen_cards(self) -> list[int]:
         """Cards this seat cannot see: the deck, the other hand and face-down cards of the other side."""

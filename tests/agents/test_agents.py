@@ -122,7 +122,7 @@ def test_spec_strings():
     assert parse_spec("mcts:iterations=400,seconds=0.5,rollouts=true") == (
         "mcts", {"iterations": 400, "seconds": 0.5, "rollouts": True})
     assert parse_spec("ppo:runs/x/model.zip") == ("ppo", {"path": "runs/x/model.zip"})
-    with pytest.raises(AgentSpecError, match="agents: heuristic, random"):
+    with pytest.raises(AgentSpecError, match="agents: heuristic, mcts, random"):
         agents.make("alphazero", "naval")
     with pytest.raises(AgentSpecError, match="does not take"):
         agents.make("heuristic:depth=3", "naval")
@@ -150,3 +150,18 @@ def test_match_with_workers_gives_the_same_totals():
     a = run_match("hexwar", "heuristic", "random", 4, seed=2, progress=False)
     b = run_match("hexwar", "heuristic", "random", 4, seed=2, progress=False, workers=2)
     assert a.to_dict()["per_seat"] == b.to_dict()["per_seat"]
+
+
+@pytest.mark.parametrize("game, scenario", GAMES)
+def test_mcts_with_an_iteration_budget_is_legal_and_reproducible(game, scenario):
+    specs = ("mcts:iterations=12", "heuristic")
+    assert _play(game, scenario, specs, 3) == _play(game, scenario, specs, 3)
+
+
+def test_mcts_rejects_unknown_options_and_needs_a_budget():
+    with pytest.raises(AgentSpecError, match="does not take"):
+        agents.make("mcts:depth=3", "naval")
+    with pytest.raises(ValueError, match="positive number"):
+        agents.make("mcts:seconds=none", "naval")
+    with pytest.raises(ValueError, match="positive integer"):
+        agents.make("mcts:iterations=0", "hexwar")

@@ -1,0 +1,86 @@
+"""MCTS for the hex game from one side's view: known units only, shuffled cards, fresh dice.
+
+A determinization rebuilds a state from the information view: the units the side
+knows of (hidden enemies are unknown to it and so left out), the activation order
+still to come, smoke, holders and the pending shot; the deck is the cards not in
+view, shuffled, and every die is rolled anew by the search's Generator. Leaves
+are scored by objectives held and the forces' remaining strength.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from agents.hexwar_heuristic import HexHeuristic
+from agents.mcts import ISMCTS
+from envs.hexwar.config import HexConfig
+from envs.hexwar.state import HexState, PendingShot
+from envs.hexwar.units import ELIMINATED_AFTER, STATS
+from envs.hexwar.view import HexView
+
+
+def determinize(v: HexView, rng: np.random.Generator) -> HexState:
+    """A playable state consistent with ``v``."""
+    index = {u.uid: i for i, u in enumerate(v.units)}
+    s = HexState.__new__(HexState)
+    s.scenario, s.config = v.map, v.config or HexConfig()
+    s.rng = np.random.default_rng(int(rng.integers(2**63)))
+    s.side = [u.side for u in v.units]
+    s.utype = [u.type for u in v.units]
+    s.cell = [u.cell for u in v.units]
+    s.hits = [u.hits for u in v.units]
+    s.activated = [u.activated for u in v.units]
+    s.hidden = [u.hidden for u in v.units]
+    s.card = [u.card for u in v.units]
+    known = {c for c in s.card if c >= 0}
+    s.deck = [c for c in range(52) if c not in known]
+    rng.shuffle(s.deck)
+    s.discards = []
+    s.order, s.ptr = [index[u] for u in v.order if u in index], 0
+    s.phase, s.turn = v.phase, v.turn
+    s.smoke, s.holders = list(v.smoke), list(v.holders)
+    s.pending = None
+    if v.pending is not None:
+        s.pending = PendingShot(tuple(index[u] for u in v.pending.shooters if u in index), index[v.pending.target])
+    s.last_shots, s.winner, s.result, s.move_number = (), None, None, 0
+    s.public_id = list(range(len(s.cell)))
+    s._moves_memo = None
+    return s
+
+
+def evaluate(s: HexState, player: int) -> float:
+    """Value in [-1, 1] for ``player``: objective points held, then remaining strength."""
+    points = [0, 0]
+    for o, h in zip(s.scenario.objectives, s.holders):
+        if h >= 0:
+            points[h] += o.value
+    strength = [0.0, 0.0]
+    for u, c in enumerate(s.cell):
+        if c != -2:
+            strength[s.side[u]] += STATS[s.utype[u]].points * (1 - s.hits[u] / (ELIMINATED_AFTER + 1))
+    total = max(strength[0] + strength[1], 1.0)
+    v = math.tanh(0.8 * (points[0] - points[1]) + 3.0 * (strength[0] - strength[1]) / total)
+    return v if player == 0 else -v
+
+
+class HexSearch:
+    """``mcts`` for the hex game within ``seconds`` (default 0.2) or ``iterations``."""
+
+    def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = 0.2,
+                 exploration: float = 0.8, rollout_depth: int = 12) -> None:
+        self.name = "mcts"
+        rng = np.random.default_rng(seed)
+        if iterations is not None and seconds == 0.2:
+            seconds = None
+        self.search = ISMCTS(determinize, evaluate, rng, iterations, seconds, exploration, rollout_depth)
+        self.fallback = HexHeuristic(seed=seed)
+
+    def act(self, observation: dict[str, np.ndarray], view: HexView) -> int:
+        legal = np.flatnonzero(observation["action_mask"]).tolist()
+        if len(legal) == 1:
+            return legal[0]
+        if view.acting < 0 and view.pending is None:
+            return self.fallback.act(observation, view)
+        return self.search.search(view, legal)

@@ -50,17 +50,27 @@ class HexHeuristic:
         legal = np.flatnonzero(observation["action_mask"]).tolist()
         if len(legal) == 1:
             return legal[0]
-        units = {u.uid: u for u in view.units}
         if view.phase == HexPhase.EVADE:
-            return self._evade(view, units, legal)
+            return self._evade(view, {u.uid: u for u in view.units}, legal)
+        scores = self.scores(view, legal)
+        best, best_score = PASS, 0.15
+        for a, score in scores.items():
+            score += self.rng.random() * 1e-3  # break ties without a fixed bias
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def scores(self, view: HexView, legal: list[int]) -> dict[int, float]:
+        """The heuristic's rating of each legal action of the acting unit (pass rates 0.15)."""
+        units = {u.uid: u for u in view.units}
         me = units.get(view.acting)
+        out: dict[int, float] = {PASS: 0.15} if PASS in legal else {}
         if me is None:
-            return PASS
+            return out
         by_cell: dict[int, list[UnitView]] = {}
         for u in view.units:
             if u.cell >= 0:
                 by_cell.setdefault(u.cell, []).append(u)
-        best, best_score = PASS, 0.15
         for a in legal:
             d = DECODED[a]
             if d.kind in (Kind.SHOOT, Kind.JOINT_SHOOT):
@@ -74,10 +84,8 @@ class HexHeuristic:
                 score = self._smoke_score(d.cell, view, by_cell)
             else:
                 continue
-            score += self.rng.random() * 1e-3  # break ties without a fixed bias
-            if score > best_score:
-                best, best_score = a, score
-        return best
+            out[a] = score
+        return out
 
     def _evade(self, v: HexView, units: dict[int, UnitView], legal: list[int]) -> int:
         target = units.get(v.pending.target)

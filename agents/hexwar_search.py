@@ -15,6 +15,7 @@ import numpy as np
 
 from agents.hexwar_heuristic import HexHeuristic
 from agents.mcts import ISMCTS
+from envs.hexwar.actions import DECODED, EVADE, PASS, Kind
 from envs.hexwar.config import HexConfig
 from envs.hexwar.state import HexState, PendingShot
 from envs.hexwar.units import ELIMINATED_AFTER, STATS
@@ -65,6 +66,35 @@ def evaluate(s: HexState, player: int) -> float:
     return v if player == 0 else -v
 
 
+_SHOOTS = (Kind.SHOOT, Kind.JOINT_SHOOT)
+
+
+def rollout_policy(s: HexState, legal: list[int], rng: np.random.Generator) -> int:
+    """Cheap play-outs that fight: shoot when a shot is offered (evade when shot at), else a random move."""
+    if EVADE in legal:
+        return EVADE
+    shots = [a for a in legal if DECODED[a].kind in _SHOOTS]
+    if shots and rng.random() < 0.85:
+        return shots[int(rng.integers(len(shots)))]
+    return legal[int(rng.integers(len(legal)))]
+
+
+_PRUNER = HexHeuristic(seed=0)
+
+
+def candidates(s: HexState, legal: list[int], keep: int = 6) -> list[int]:
+    """The ``keep`` actions the heuristic rates best (always including pass), to narrow the tree."""
+    if len(legal) <= keep:
+        return legal
+    view = s.information_view(s.current_player)
+    scores = _PRUNER.scores(view, legal)
+    ranked = sorted(legal, key=lambda a: -scores.get(a, 0.0))
+    top = ranked[:keep]
+    if PASS in legal and PASS not in top:
+        top[-1] = PASS
+    return top
+
+
 class HexSearch:
     """``mcts`` for the hex game within ``seconds`` (default 0.2) or ``iterations``."""
 
@@ -74,7 +104,8 @@ class HexSearch:
         rng = np.random.default_rng(seed)
         if iterations is not None and seconds == 0.2:
             seconds = None
-        self.search = ISMCTS(determinize, evaluate, rng, iterations, seconds, exploration, rollout_depth)
+        self.search = ISMCTS(determinize, evaluate, rng, iterations, seconds, exploration, rollout_depth,
+                             candidates=candidates, rollout_policy=rollout_policy)
         self.fallback = HexHeuristic(seed=seed)
 
     def act(self, observation: dict[str, np.ndarray], view: HexView) -> int:

@@ -38,7 +38,9 @@ class ISMCTS:
 
     def __init__(self, determinize: Callable[[Any, np.random.Generator], Any],
                  evaluate: Callable[[Any, int], float], rng: np.random.Generator, iterations: int | None = None,
-                 seconds: float | None = 0.2, exploration: float = 0.8, rollout_depth: int = 40) -> None:
+                 seconds: float | None = 0.2, exploration: float = 0.8, rollout_depth: int = 40,
+                 candidates: Callable[[Any, list[int]], list[int]] | None = None,
+                 rollout_policy: Callable[[Any, list[int], np.random.Generator], int] | None = None) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give mcts a budget: iterations=N or seconds=S")
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -48,6 +50,8 @@ class ISMCTS:
         self.determinize, self.evaluate, self.rng = determinize, evaluate, rng
         self.iterations, self.seconds = iterations, seconds
         self.c, self.rollout_depth = exploration, rollout_depth
+        self.candidates = candidates  # optional pruning of the actions searched at a node
+        self.rollout_policy = rollout_policy  # optional cheap policy instead of uniform rollouts
         self.last_iterations = 0
 
     def search(self, view: Any, legal: list[int]) -> int:
@@ -76,6 +80,8 @@ class ISMCTS:
         node, path = root, []
         while not s.is_terminal():
             legal = s.legal_actions()
+            if self.candidates is not None and len(legal) > 1:
+                legal = self.candidates(s, legal)
             player = s.current_player
             untried = [a for a in legal if a not in node.children]
             for a in legal:
@@ -109,7 +115,11 @@ class ISMCTS:
                 r = s.returns()
                 return r[0], r[1]
             legal = s.legal_actions()
-            s.apply_action(legal[int(self.rng.integers(len(legal)))], validate=False)
+            if self.rollout_policy is not None:
+                a = self.rollout_policy(s, legal, self.rng)
+            else:
+                a = legal[int(self.rng.integers(len(legal)))]
+            s.apply_action(a, validate=False)
         if s.is_terminal():
             r = s.returns()
             return r[0], r[1]

@@ -70,9 +70,10 @@ def test_naval_heuristic_ignores_what_it_cannot_see():
         assert va.to_dict() == vb.to_dict()
         obs_a = {"observation": encode_naval(va), "action_mask": s.legal_action_mask()}
         obs_b = {"observation": encode_naval(vb), "action_mask": t.legal_action_mask()}
-        a = agents.make("heuristic", "naval", seed=5).act(obs_a, va)
-        b = agents.make("heuristic", "naval", seed=5).act(obs_b, vb)
-        assert a == b
+        for spec in ("heuristic", "mcts:iterations=15"):
+            a = agents.make(spec, "naval", seed=5).act(obs_a, va)
+            b = agents.make(spec, "naval", seed=5).act(obs_b, vb)
+            assert a == b, spec
         checked += 1
     assert checked > 10
 
@@ -111,8 +112,8 @@ def test_hex_heuristic_ignores_hidden_units():
         oa = {"observation": encode_observation(va, sc), "action_mask": s.legal_action_mask()}
         ob = {"observation": encode_observation(vb, sc), "action_mask": t.legal_action_mask()}
         assert np.array_equal(oa["observation"], ob["observation"])
-        assert agents.make("heuristic", "hexwar", seed=1).act(oa, va) == agents.make("heuristic", "hexwar",
-                                                                                      seed=1).act(ob, vb)
+        for spec in ("heuristic", "mcts:iterations=10"):
+            assert agents.make(spec, "hexwar", seed=1).act(oa, va) == agents.make(spec, "hexwar", seed=1).act(ob, vb)
         checked += 1
     assert checked >= 5
 

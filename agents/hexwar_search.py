@@ -15,9 +15,9 @@ import numpy as np
 
 from agents.hexwar_heuristic import HexHeuristic
 from agents.mcts import ISMCTS
-from envs.hexwar.actions import DECODED, EVADE, PASS, Kind
+from envs.hexwar.actions import EVADE, PASS
 from envs.hexwar.config import HexConfig
-from envs.hexwar.state import HexState, PendingShot
+from envs.hexwar.state import HexPhase, HexState, PendingShot
 from envs.hexwar.units import ELIMINATED_AFTER, STATS
 from envs.hexwar.view import HexView
 
@@ -40,6 +40,8 @@ def determinize(v: HexView, rng: np.random.Generator) -> HexState:
     rng.shuffle(s.deck)
     s.discards = []
     s.order, s.ptr = [index[u] for u in v.order if u in index], 0
+    if v.phase == HexPhase.EVADE and v.acting in index:
+        s.order.insert(0, index[v.acting])  # the shooter's card is still the one in play
     s.phase, s.turn = v.phase, v.turn
     s.smoke, s.holders = list(v.smoke), list(v.holders)
     s.pending = None
@@ -66,17 +68,14 @@ def evaluate(s: HexState, player: int) -> float:
     return v if player == 0 else -v
 
 
-_SHOOTS = (Kind.SHOOT, Kind.JOINT_SHOOT)
-
-
 def rollout_policy(s: HexState, legal: list[int], rng: np.random.Generator) -> int:
-    """Cheap play-outs that fight: shoot when a shot is offered (evade when shot at), else a random move."""
+    """Play-outs by the heuristic's ratings (with a little noise): close to how sides really fight."""
     if EVADE in legal:
         return EVADE
-    shots = [a for a in legal if DECODED[a].kind in _SHOOTS]
-    if shots and rng.random() < 0.85:
-        return shots[int(rng.integers(len(shots)))]
-    return legal[int(rng.integers(len(legal)))]
+    if len(legal) == 1 or rng.random() < 0.1:
+        return legal[int(rng.integers(len(legal)))]
+    scores = _PRUNER.scores(s.information_view(s.current_player), legal)
+    return max(scores, key=scores.get) if scores else legal[int(rng.integers(len(legal)))]
 
 
 _PRUNER = HexHeuristic(seed=0)
@@ -99,7 +98,7 @@ class HexSearch:
     """``mcts`` for the hex game within ``seconds`` (default 0.2) or ``iterations``."""
 
     def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = 0.2,
-                 exploration: float = 0.8, rollout_depth: int = 12) -> None:
+                 exploration: float = 0.8, rollout_depth: int = 8) -> None:
         self.name = "mcts"
         rng = np.random.default_rng(seed)
         if iterations is not None and seconds == 0.2:

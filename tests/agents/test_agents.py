@@ -166,3 +166,31 @@ def test_mcts_rejects_unknown_options_and_needs_a_budget():
         agents.make("mcts:seconds=none", "naval")
     with pytest.raises(ValueError, match="positive integer"):
         agents.make("mcts:iterations=0", "hexwar")
+
+
+def test_hex_determinization_matches_the_view_it_came_from():
+    """A determinization of a side's view shows that side the very same view (units, order, phase)."""
+    from agents.hexwar_search import determinize
+    from envs.hexwar.scenario import load_scenario
+    from envs.hexwar.state import HexState
+
+    sc = load_scenario("artillery_barrage")
+    for g in range(15):
+        s = HexState.new_game(sc, HexConfig(hidden_units=True), seed=g)
+        rng = np.random.default_rng(g)
+        for _ in range(int(rng.integers(0, 60))):
+            if s.is_terminal():
+                break
+            la = s.legal_actions()
+            s.apply_action(la[int(rng.integers(len(la)))])
+        if s.is_terminal():
+            continue
+        side = s.current_player
+        v = s.information_view(side)
+        d = determinize(v, np.random.default_rng(0))
+        dv = d.information_view(side)
+        assert d.current_player == side and dv.phase == v.phase and dv.turn == v.turn
+        assert sorted((u.side, u.type, u.cell, u.hits) for u in dv.units) == sorted(
+            (u.side, u.type, u.cell, u.hits) for u in v.units)
+        assert len(dv.order) == len(v.order)
+        assert d.legal_actions() == s.legal_actions()  # legality never depended on hidden enemies

@@ -78,6 +78,19 @@ def test_naval_heuristic_ignores_what_it_cannot_see():
     assert checked > 10
 
 
+def _random_position(scenario, seed: int, rng, most: int):
+    """A hex game with hidden units after up to ``most`` random moves (None if it ended)."""
+    from envs.hexwar.state import HexState
+
+    s = HexState.new_game(scenario, HexConfig(hidden_units=True), seed=seed)
+    for _ in range(int(rng.integers(0, most))):
+        if s.is_terminal():
+            return None
+        la = s.legal_actions()
+        s.apply_action(la[int(rng.integers(len(la)))])
+    return None if s.is_terminal() else s
+
+
 def test_hex_heuristic_ignores_hidden_units():
     """Moving a hidden enemy unit elsewhere changes nothing the side sees, nor what it does."""
     from envs.hexwar.scenario import load_scenario
@@ -86,14 +99,9 @@ def test_hex_heuristic_ignores_hidden_units():
     sc = load_scenario("hill_and_hedgerows")
     checked = 0
     for g in range(40):
-        s = HexState.new_game(sc, HexConfig(hidden_units=True), seed=g)
         rng = np.random.default_rng(g)
-        for _ in range(int(rng.integers(0, 10))):
-            if s.is_terminal():
-                break
-            la = s.legal_actions()
-            s.apply_action(la[int(rng.integers(len(la)))])
-        if s.is_terminal():
+        s = _random_position(sc, g, rng, 10)
+        if s is None:
             continue
         side = s.current_player
         hidden = [u for u in range(len(s.cell)) if s.hidden[u] and s.side[u] != side]
@@ -176,14 +184,9 @@ def test_hex_determinization_matches_the_view_it_came_from():
 
     sc = load_scenario("artillery_barrage")
     for g in range(15):
-        s = HexState.new_game(sc, HexConfig(hidden_units=True), seed=g)
         rng = np.random.default_rng(g)
-        for _ in range(int(rng.integers(0, 60))):
-            if s.is_terminal():
-                break
-            la = s.legal_actions()
-            s.apply_action(la[int(rng.integers(len(la)))])
-        if s.is_terminal():
+        s = _random_position(sc, g, rng, 60)
+        if s is None:
             continue
         side = s.current_player
         v = s.information_view(side)

@@ -98,7 +98,7 @@ class HexSearch:
     """``mcts`` for the hex game within ``seconds`` (default 0.2) or ``iterations``."""
 
     def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = 0.2,
-                 exploration: float = 0.8, rollout_depth: int = 8) -> None:
+                 exploration: float = 0.8, rollout_depth: int = 8, margin: float = 0.05) -> None:
         self.name = "mcts"
         rng = np.random.default_rng(seed)
         if iterations is not None and seconds == 0.2:
@@ -106,11 +106,14 @@ class HexSearch:
         self.search = ISMCTS(determinize, evaluate, rng, iterations, seconds, exploration, rollout_depth,
                              candidates=candidates, rollout_policy=rollout_policy)
         self.fallback = HexHeuristic(seed=seed)
+        self.margin = margin
 
     def act(self, observation: dict[str, np.ndarray], view: HexView) -> int:
         legal = np.flatnonzero(observation["action_mask"]).tolist()
         if len(legal) == 1:
             return legal[0]
+        guess = self.fallback.act(observation, view)
         if view.acting < 0 and view.pending is None:
-            return self.fallback.act(observation, view)
-        return self.search.search(view, legal)
+            return guess
+        # Search refines the heuristic: it overrides the heuristic's move only with a clearly better one.
+        return self.search.search(view, legal, default=guess, margin=self.margin)

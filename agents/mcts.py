@@ -54,8 +54,14 @@ class ISMCTS:
         self.rollout_policy = rollout_policy  # optional cheap policy instead of uniform rollouts
         self.last_iterations = 0
 
-    def search(self, view: Any, legal: list[int]) -> int:
-        """The most visited root action among ``legal`` after the budget is spent."""
+    def search(self, view: Any, legal: list[int], default: int | None = None, margin: float = 0.0,
+               min_visits: int = 10) -> int:
+        """The most visited root action among ``legal`` after the budget is spent.
+
+        With a ``default`` (a trusted policy's move), the search overrides it only with a
+        move seen at least ``min_visits`` times whose mean value beats the default's by
+        ``margin``: search then refines the policy rather than replacing it.
+        """
         root = _Node()
         me = None
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -73,8 +79,16 @@ class ISMCTS:
         self.last_iterations = n
         visited = [(root.children[a].visits, a) for a in legal if a in root.children]
         if not visited:
-            return int(legal[int(self.rng.integers(len(legal)))])
-        return max(visited)[1]
+            return int(legal[int(self.rng.integers(len(legal)))] if default is None else default)
+        if default is None:
+            return max(visited)[1]
+
+        def mean(a: int) -> float:
+            c = root.children.get(a)
+            return c.value / c.visits if c is not None and c.visits else -2.0
+
+        best = max((a for _, a in visited if root.children[a].visits >= min_visits), key=mean, default=default)
+        return best if mean(best) > mean(default) + margin else default
 
     def _iterate(self, root: _Node, s: Any) -> None:
         node, path = root, []

@@ -94,7 +94,6 @@ def _random_position(scenario, seed: int, rng, most: int):
 def test_hex_heuristic_ignores_hidden_units():
     """Moving a hidden enemy unit elsewhere changes nothing the side sees, nor what it does."""
     from envs.hexwar.scenario import load_scenario
-    from envs.hexwar.state import HexState
 
     sc = load_scenario("hill_and_hedgerows")
     checked = 0
@@ -180,7 +179,6 @@ def test_hex_determinization_matches_the_view_it_came_from():
     """A determinization of a side's view shows that side the very same view (units, order, phase)."""
     from agents.hexwar_search import determinize
     from envs.hexwar.scenario import load_scenario
-    from envs.hexwar.state import HexState
 
     sc = load_scenario("artillery_barrage")
     for g in range(15):

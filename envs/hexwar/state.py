@@ -394,8 +394,7 @@ class HexState:
                 self.hidden[v] = False  # "an enemy unit moves into an adjacent hex"
             if revealed:
                 break  # now next to an enemy: "must cease movement"
-        if at != dest and len([v for v in range(len(self.cell)) if self.cell[v] == at]) + len(movers) > \
-                _stack(self, at):
+        if at != dest and sum(c == at for c in self.cell) + len(movers) > self.scenario.stack[at]:
             at = start  # cannot stop in a full hex: the move is cut short where it began
         for m in movers:
             self.cell[m] = at
@@ -500,9 +499,3 @@ class HexState:
         from envs.hexwar.view import HexView
 
         return HexView.of(self, side)
-
-
-def _stack(s: HexState, cell: int) -> int:
-    from envs.hexwar.terrain import stack_limit
-
-    return stack_limit(s.scenario.terrain[cell])

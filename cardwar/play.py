@@ -1,4 +1,4 @@
-"""A naval game between two agents through the AEC env, narrated move by move."""
+"""Games between two players (agents or a person) through the AEC envs, narrated move by move."""
 
 from __future__ import annotations
 
@@ -10,6 +10,33 @@ from envs.naval.render import narrate, render_state, render_view
 from envs.naval.scoring import describe_result
 
 _VIEWERS = {"spectator": None, "omniscient": "omniscient", "A": 0, "B": 1}
+
+
+def _narrated_game(env, players: dict, board, narrate_fn, new_turn, out, quiet: bool, move_line=None) -> int | None:
+    """Drive ``env`` with ``players``; print ``board(state)`` when ``new_turn(state)`` says so and the
+    public narration of every move. Returns the number of moves, or None if a person quit."""
+    moves = 0
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        if not quiet and new_turn(env.state):
+            out("\n" + board(env.state))
+        try:
+            action = players[agent].act(obs, env.view(agent))
+        except QuitGame as stop:
+            out(f"Game abandoned: {stop}")
+            return None
+        before = env.state.clone()
+        env.step(action)
+        moves += 1
+        if not quiet:
+            if move_line is not None:
+                out(move_line(moves, before, action))
+            for line in narrate_fn(before, action, env.state):
+                out("       " + line)
+    return moves
 
 
 def play_naval(config: NavalConfig, seed: int, spec_a: str, spec_b: str, viewer: str = "spectator",
@@ -32,34 +59,25 @@ def play_naval(config: NavalConfig, seed: int, spec_a: str, spec_b: str, viewer:
             players[name] = agents.make(spec, "naval", seed=seed * 2 + 1 + i)
     env = naval_v0.raw_env(rules=config)
     env.reset(seed=seed)
-    last_turn = 0
-    moves = 0
     if not quiet:
         out(f"Hit the Deck! seed {seed}: Captain A = {spec_a}, Captain B = {spec_b}")
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        state = env.state
-        if not quiet and state.turn != last_turn and state.phase.name == "ACTION":
-            if state.turn == 1:
-                out(f"Captain {'AB'[state.first_player]} goes first")
-            out("\n" + render_state(state, who))
-            last_turn = state.turn
-        try:
-            action = players[agent].act(obs, env.view(agent))
-        except QuitGame as stop:
-            out(f"Game abandoned: {stop}")
-            return {"seed": seed, "winner": None, "moves": moves, "abandoned": True}
-        before = state.clone()
-        env.step(action)
-        moves += 1
-        if not quiet:
-            if who == "omniscient":
-                out(f"  {moves:3d}. Captain {'AB'[before.current]}: {action_to_string(action)}")
-            for line in narrate(before, action, env.state):
-                out("       " + line)
+    seen_turns: set[int] = set()
+
+    def new_turn(state) -> bool:
+        if state.phase.name != "ACTION" or state.turn in seen_turns:
+            return False
+        seen_turns.add(state.turn)
+        if state.turn == 1:
+            out(f"Captain {'AB'[state.first_player]} goes first")
+        return True
+
+    def move_line(n: int, before, action: int) -> str:
+        return f"  {n:3d}. Captain {'AB'[before.current]}: {action_to_string(action)}"
+
+    moves = _narrated_game(env, players, lambda st: render_state(st, who), narrate, new_turn, out, quiet,
+                           move_line if who == "omniscient" else None)
+    if moves is None:
+        return {"seed": seed, "winner": None, "moves": 0, "abandoned": True}
     s = env.state
     if not quiet:
         out("\n" + render_state(s, who))
@@ -76,9 +94,8 @@ def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red:
     ``png`` writes the final map picture (as ``viewer`` sees it) to that path.
     """
     from envs import hexwar_v0
-    from envs.hexwar.text import describe_result, narrate, render_state
-
     from envs.hexwar.picture import render_rgb
+    from envs.hexwar.text import describe_result, narrate, render_state
     from envs.hexwar.text import render_view as hex_view_text
 
     who = {"spectator": None, "omniscient": "omniscient", "blue": 0, "red": 1}[viewer]
@@ -105,26 +122,16 @@ def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red:
         out(f"{env.scenario.title} (seed {seed}): blue = {spec_blue}, red = {spec_red}")
         if env.scenario.description:
             out(env.scenario.description)
-    last_turn, moves = 0, 0
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        if not quiet and env.state.turn != last_turn:
-            out("\n" + render_state(env.state, who))
-            last_turn = env.state.turn
-        try:
-            action = players[agent].act(obs, env.view(agent))
-        except QuitGame as stop:
-            out(f"Game abandoned: {stop}")
-            return {"seed": seed, "winner": None, "moves": moves, "abandoned": True}
-        before = env.state.clone()
-        env.step(action)
-        moves += 1
-        if not quiet:
-            for line in narrate(before, action, env.state):
-                out("   " + line)
+    seen_turns: set[int] = set()
+
+    def new_turn(state) -> bool:
+        fresh = state.turn not in seen_turns
+        seen_turns.add(state.turn)
+        return fresh
+
+    moves = _narrated_game(env, players, lambda st: render_state(st, who), narrate, new_turn, out, quiet)
+    if moves is None:
+        return {"seed": seed, "winner": None, "moves": 0, "abandoned": True}
     s = env.state
     out(f"Result: {describe_result(s.result, s.winner)}")
     if png:

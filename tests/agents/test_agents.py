@@ -33,7 +33,8 @@ def _play(game, scenario, specs, seed, rules=None):
 
 
 @pytest.mark.parametrize("game, scenario", GAMES)
-@pytest.mark.parametrize("specs", [("heuristic", "random"), ("random", "heuristic"), ("heuristic", "heuristic")])
+@pytest.mark.parametrize("specs", [("heuristic", "random"), ("random", "heuristic"), ("heuristic", "heuristic"),
+                                   ("mcts:iterations=8", "random"), ("heuristic", "mcts:iterations=8")])
 def test_agents_only_return_legal_actions(game, scenario, specs):
     for seed in range(6):
         _play(game, scenario, specs, seed, {"hidden_units": True, "joint_activation": True}

@@ -28,6 +28,8 @@ ensure_venv() {
     [ -f .venv/.cardwar-installed ] && have=$(cat .venv/.cardwar-installed)
     if [ "$want" != "$have" ]; then
         echo "dev.sh: installing cardwar and its dependencies into .venv/ ..." >&2
+        # torch first, pinned: the CPU wheel (a loose requirement would pull a CUDA build of several GB)
+        .venv/bin/python -m pip install --quiet --disable-pip-version-check "torch==2.13.0"
         .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,bench]"
         echo "$want" > .venv/.cardwar-installed
     fi

@@ -66,7 +66,13 @@ def _mcts(game: str, seed: int | None = None, **options: Any):
     return HexSearch(seed=seed, **options)
 
 
-_REGISTRY = {"random": RandomAgent, "heuristic": _heuristic, "mcts": _mcts}
+def _ppo(game: str, seed: int | None = None, path: str | None = None, deterministic: bool = True):
+    from agents.ppo_agent import PPOAgent
+
+    return PPOAgent(game, path=path, deterministic=deterministic, seed=seed)
+
+
+_REGISTRY = {"random": RandomAgent, "heuristic": _heuristic, "mcts": _mcts, "ppo": _ppo}
 
 
 def available() -> list[str]:

@@ -1,4 +1,4 @@
-"""``cardwar``: the command line. Subcommands: ``play``, ``bench``.
+"""``cardwar``: the command line. Subcommands: ``play``, ``match``, ``train``, ``bench``.
 
 A user's mistake (a bad option, an unknown agent) gets one clear line on stderr
 and exit status 2, never a traceback.
@@ -81,9 +81,39 @@ def _match(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.training:
+        from cardwar.bench_training import run_training_bench
+
+        run_training_bench(steps=args.steps, as_json=args.json)
+        return 0
     from cardwar.bench import run_bench
 
     run_bench(seconds=args.seconds, rounds=args.rounds, as_json=args.json)
+    return 0
+
+
+def _train(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from training.trainer import resume, train
+
+    if args.resume:
+        if args.config or args.set:
+            raise UsageError("--resume continues a run with its own config; drop --config/--set "
+                             "(use --steps to extend the budget)")
+        run_dir = resume(Path(args.resume), total_steps=args.steps, progress=not args.quiet, game=args.game)
+    else:
+        from training.config import load_config
+
+        config = load_config(args.config or f"configs/training/{args.game}.yaml", args.set)
+        if config.game != args.game:
+            raise UsageError(f"the config is for {config.game!r}, not {args.game!r}")
+        if args.steps is not None:
+            config.total_steps = args.steps
+        run_dir = train(config, runs_root=Path(args.runs), progress=not args.quiet)
+    print(f"run folder: {run_dir}")
+    print(f"  model: {run_dir / 'final.zip'}  (as an agent: ppo:{run_dir / 'final.zip'})")
+    print(f"  curve: {run_dir / 'curve.png'}   logs: tensorboard --logdir {run_dir / 'tb'}")
     return 0
 
 
@@ -121,10 +151,23 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     match.add_argument("--json", action="store_true", help="last line: one JSON object")
     match.set_defaults(func=_match)
+    train = sub.add_parser("train", help="self-play MaskablePPO training in a resumable run folder")
+    train.add_argument("game", choices=["naval", "hexwar"])
+    train.add_argument("--config", help="training YAML (default configs/training/GAME.yaml)")
+    train.add_argument("--set", action="append", metavar="KEY=VALUE",
+                       help="override a config key, e.g. --set ppo.learning_rate=1e-4 (repeatable)")
+    train.add_argument("--steps", type=int, help="total step budget (overrides total_steps)")
+    train.add_argument("--resume", metavar="RUN_DIR", help="continue this run from its latest checkpoint")
+    train.add_argument("--runs", default="runs", help="folder for new runs (default runs/)")
+    train.add_argument("--quiet", action="store_true", help="no progress bar")
+    train.set_defaults(func=_train)
     bench = sub.add_parser("bench", help="random-play steps/s of naval-v0 beside PettingZoo's classic envs")
     bench.add_argument("--seconds", type=float, default=6.0, help="measured seconds per env (default 6)")
     bench.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     bench.add_argument("--json", action="store_true", help="machine-readable output")
+    bench.add_argument("--training", action="store_true",
+                       help="steps/s of short MaskablePPO runs (learning included) beside the PettingZoo SB3 tutorial")
+    bench.add_argument("--steps", type=int, default=8192, help="--training: steps per measured run (default 8192)")
     bench.set_defaults(func=_bench)
     return p
 

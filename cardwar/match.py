@@ -13,6 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import agents
+from envs import make_raw_env as make_env
 
 
 @dataclass
@@ -51,25 +52,18 @@ class MatchResult:
                 "per_seat": self.per_seat}
 
 
-def make_env(game: str, scenario: str | None = None, rules: dict | None = None):
-    """A raw env of ``game``."""
-    if game == "naval":
-        from envs import naval_v0
-
-        return naval_v0.raw_env(rules=rules)
-    from envs import hexwar_v0
-
-    return hexwar_v0.raw_env(scenario=scenario or "meeting_engagement", rules=rules)
-
-
 def play_game(game: str, spec_first: str, spec_second: str, seed: int, scenario: str | None = None,
               rules: dict | None = None) -> list[float]:
     """One game; returns the two seats' returns. Each agent sees only its seat's observation and view."""
-    env = make_env(game, scenario, rules)
+    return play_agents(make_env(game, scenario, rules), agents.make(spec_first, game, seed=seed * 2 + 1),
+                       agents.make(spec_second, game, seed=seed * 2 + 2), seed)
+
+
+def play_agents(env, first, second, seed: int) -> list[float]:
+    """One game of ``env`` between two agent objects; the seats' returns."""
     env.reset(seed=seed)
     seats = env.possible_agents
-    players = {seats[0]: agents.make(spec_first, game, seed=seed * 2 + 1),
-               seats[1]: agents.make(spec_second, game, seed=seed * 2 + 2)}
+    players = {seats[0]: first, seats[1]: second}
     for agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:

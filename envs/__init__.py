@@ -17,3 +17,16 @@ if _register is not None:
     for _id, _entry in (("cardwar/naval-v0", "envs.naval_v0:env"), ("cardwar/hexwar-v0", "envs.hexwar_v0:env")):
         if _id not in _aec_registry:
             _register("aec", _id, entry_point=_entry)
+
+
+def make_raw_env(game: str, scenario: str | None = None, rules: dict | None = None):
+    """The raw AEC env of ``game`` ("naval" or "hexwar"; ``scenario`` is the hex game's)."""
+    if game == "naval":
+        from envs import naval_v0
+
+        return naval_v0.raw_env(rules=rules)
+    if game == "hexwar":
+        from envs import hexwar_v0
+
+        return hexwar_v0.raw_env(scenario=scenario or hexwar_v0.DEFAULT_SCENARIO, rules=rules)
+    raise ValueError(f"unknown game {game!r}; games: naval, hexwar")

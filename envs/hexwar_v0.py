@@ -34,7 +34,9 @@ rule), pass, evade, no evade. Notation: `move C4`, `shoot E5`, `shoot E5/2`,
 ## Arguments
 `hexwar_v0.env(scenario="meeting_engagement", rules=None, render_mode=None,
 render_viewer=None)`: `scenario` is a shipped name, a path to a YAML file, or
-`"random"` (a new procedural scenario each reset, from the reset seed);
+`"random"` (a new procedural scenario each reset, from the reset seed), or one
+of its two disjoint halves `"random:train"` / `"random:test"` (even / odd
+generator seeds: train on one, test on maps never seen);
 `rules` is a dict of `envs.hexwar.config.HexConfig` options; `render_viewer` is
 `"blue"`, `"red"`, `None` (spectator) or `"omniscient"`.
 
@@ -60,6 +62,14 @@ from envs.turn_based_env import TurnBasedEnv, standard_wrappers
 
 AGENTS = ["blue", "red"]
 DEFAULT_SCENARIO = "meeting_engagement"
+# Procedural scenarios: all of them, or one of two disjoint halves (even / odd generator seeds),
+# so that an agent trained on "random:train" can be tested on maps it never saw.
+RANDOM_SPLITS: dict[str, int | None] = {"random": None, "random:train": 0, "random:test": 1}
+
+
+def _split_seed(seed: int, split: int | None) -> int:
+    """The generator seed drawn for a split: even seeds train, odd seeds test."""
+    return seed if split is None else (seed & ~1) | split
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -80,7 +90,8 @@ class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801
                  render_mode: str | None = None, render_viewer: str | None = None) -> None:
         EzPickle.__init__(self, scenario=scenario, rules=rules, render_mode=render_mode, render_viewer=render_viewer)
         self.config = rules if isinstance(rules, HexConfig) else HexConfig.from_dict(rules)
-        self.random_scenarios = scenario == "random"
+        self.random_scenarios = scenario in RANDOM_SPLITS
+        self.split = RANDOM_SPLITS.get(scenario) if isinstance(scenario, str) else None
         self.fixed_scenario = None if self.random_scenarios else (
             scenario if isinstance(scenario, Scenario) else load_scenario(scenario))
         self._setup(render_mode, render_viewer)
@@ -96,7 +107,7 @@ class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801
         if self.random_scenarios:
             from envs.hexwar.generator import generate_scenario
 
-            scenario = generate_scenario(int(seeder.integers(2**31)))
+            scenario = generate_scenario(_split_seed(int(seeder.integers(2**31)), self.split))
         return HexState.new_game(scenario, self.config, game_seed)
 
     def _encode(self, seat: int) -> np.ndarray:

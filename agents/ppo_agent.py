@@ -1,0 +1,91 @@
+"""``ppo``: a MaskablePPO model trained by ``cardwar train``, playing from its seat's observation.
+
+``ppo`` alone is the shipped model of the game (``agents/pretrained/<game>_ppo.zip``);
+``ppo:PATH`` (or ``ppo:path=PATH,deterministic=false``) any saved model or checkpoint.
+The model sees the observation tensor and the legal-action mask only, the same
+as in training. Models are loaded once per process and shared.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.spec import AgentSpecError
+
+PRETRAINED = Path(__file__).parent / "pretrained"
+
+
+def pretrained_path(game: str) -> Path:
+    """Where the shipped model of ``game`` lies."""
+    return PRETRAINED / f"{game}_ppo.zip"
+
+
+@lru_cache(maxsize=32)
+def _load(path: str, mtime: float) -> Any:
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)  # one move at a time: threads only add overhead
+    return MaskablePPO.load(path, device="cpu")
+
+
+def load_model(path: str | Path, game: str) -> Any:
+    """The model at ``path``, checked to fit ``game``; clear errors for a wrong or missing file."""
+    p = Path(path)
+    if not p.is_file():
+        hint = " (train one with `cardwar train`, or use the shipped `ppo`)" if game else ""
+        raise AgentSpecError(f"ppo: no model file at {str(p)!r}{hint}")
+    try:
+        model = _load(str(p.resolve()), p.stat().st_mtime)
+    except Exception as err:  # a zip that is not an SB3 model: say so, no traceback
+        raise AgentSpecError(f"ppo: {str(p)!r} is not a MaskablePPO model saved by cardwar ({err})") from None
+    from envs import make_raw_env
+
+    env = make_raw_env(game)
+    n_actions = env.NUM_ACTIONS
+    shape = tuple(env.OBS_SHAPE)
+    if getattr(model.action_space, "n", None) != n_actions or tuple(model.observation_space.shape) != shape:
+        raise AgentSpecError(f"ppo: {str(p)!r} was trained for another game (observation "
+                             f"{tuple(model.observation_space.shape)}, {getattr(model.action_space, 'n', '?')} "
+                             f"actions; {game} has {shape}, {n_actions})")
+    return model
+
+
+class PPOAgent:
+    """Plays the model's most likely legal action (or samples it with ``deterministic=False``)."""
+
+    def __init__(self, game: str, path: str | None = None, deterministic: bool = True,
+                 seed: int | None = None) -> None:
+        self.name = "ppo"
+        self.path = str(path) if path else str(pretrained_path(game))
+        self.model = load_model(self.path, game)
+        self.deterministic = bool(deterministic)
+        self.rng = np.random.default_rng(seed)
+
+    @classmethod
+    def from_model(cls, model: Any, deterministic: bool = True, seed: int | None = None) -> PPOAgent:
+        """An agent over a model in memory (the learner during training)."""
+        agent = cls.__new__(cls)
+        agent.name, agent.path, agent.model = "ppo", "<in memory>", model
+        agent.deterministic, agent.rng = bool(deterministic), np.random.default_rng(seed)
+        return agent
+
+    def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
+        import torch
+
+        mask = np.asarray(observation["action_mask"], dtype=bool)
+        if not mask.any():
+            raise ValueError("no legal action in the mask")
+        policy = self.model.policy
+        with torch.no_grad():
+            obs = torch.as_tensor(observation["observation"], dtype=torch.float32).unsqueeze(0)
+            dist = policy.get_distribution(obs, action_masks=mask[None])
+            probs = dist.distribution.probs[0].numpy().astype(np.float64)
+        if self.deterministic:
+            return int(np.argmax(np.where(mask, probs, -1.0)))
+        probs = np.where(mask, probs, 0.0)
+        return int(self.rng.choice(probs.size, p=probs / probs.sum()))

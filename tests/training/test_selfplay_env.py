@@ -1,0 +1,116 @@
+"""The single-agent training view: rewards reach the learner, masks are exact, the seat sees only its view."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from stable_baselines3.common.env_checker import check_env
+
+import agents
+from envs.hexwar.observation import encode_observation as encode_hex
+from envs.naval.observation import encode_observation as encode_naval
+from training.opponents import OpponentPool
+from training.selfplay_env import SelfPlayEnv
+
+GAMES = [("naval", None), ("hexwar", "meeting_engagement")]
+
+
+class RecordingAgent:
+    """A random opponent that notes the move number of each of its moves."""
+
+    def __init__(self, env: SelfPlayEnv, seed: int) -> None:
+        self.env, self.inner, self.moves = env, agents.RandomAgent("any", seed=seed), []
+        self.name = "recording"
+
+    def act(self, observation, view):
+        self.moves.append(self.env.aec.state.move_number)
+        return self.inner.act(observation, view)
+
+
+class RecordingPool(OpponentPool):
+    def __init__(self, env_ref: list) -> None:
+        super().__init__("naval")
+        self.env_ref = env_ref
+
+    def draw(self, rng):
+        self.agent = RecordingAgent(self.env_ref[0], int(rng.integers(1000)))
+        return "recording", self.agent
+
+
+@pytest.mark.parametrize("game, scenario", GAMES)
+def test_the_learner_is_given_the_loss_when_the_opponents_move_ends_the_game(game, scenario):
+    ref: list = []
+    pool = RecordingPool(ref)
+    env = SelfPlayEnv(game, scenario=scenario, pool=pool)
+    ref.append(env)
+    rng = np.random.default_rng(0)
+    ended_by_opponent = {-1.0: 0, 1.0: 0, 0.0: 0}
+    for episode in range(60 if game == "naval" else 20):
+        env.reset(seed=episode)
+        total, done, learner_last = 0.0, False, -1
+        while not done:
+            learner_last = env.aec.state.move_number
+            action = int(rng.choice(np.flatnonzero(env.action_masks())))
+            _, reward, done, truncated, info = env.step(action)
+            total += reward
+            assert not truncated
+        state = env.aec.state
+        # Independent: the engine's own result for the learner's seat.
+        assert total == state.returns()[env.seat]
+        assert info["result"] == total
+        last_move = state.move_number - 1
+        if pool.agent.moves and pool.agent.moves[-1] == last_move and learner_last < last_move:
+            ended_by_opponent[total] += 1
+    # Games ended by the opponent's move happened, and the learner lost (and won) some of them.
+    assert ended_by_opponent[-1.0] > 0, ended_by_opponent
+
+
+@pytest.mark.parametrize("game, scenario", GAMES)
+def test_masks_are_the_legal_moves_and_the_observation_is_the_learners_view(game, scenario):
+    env = SelfPlayEnv(game, scenario=scenario, pool=OpponentPool(game, mix={"random": 1.0}))
+    rng = np.random.default_rng(1)
+    for episode in range(5):
+        obs, info = env.reset(seed=100 + episode)
+        done = False
+        while not done:
+            state = env.aec.state
+            assert state.current_player == env.seat
+            mask = env.action_masks()
+            assert sorted(np.flatnonzero(mask)) == sorted(state.legal_actions())
+            view = state.information_view(env.seat)
+            expected = encode_naval(view) if game == "naval" else encode_hex(view, state.scenario)
+            np.testing.assert_array_equal(obs, expected)
+            obs, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+        assert not env.action_masks().any()
+
+
+@pytest.mark.parametrize("game, scenario", GAMES)
+def test_passes_stable_baselines3_env_checker(game, scenario):
+    check_env(SelfPlayEnv(game, scenario=scenario), warn=True, skip_render_check=True)
+
+
+def test_the_learner_takes_both_seats_and_meets_the_pools_members():
+    pool = OpponentPool("naval", mix={"random": 1.0, "heuristic": 1.0}, heuristic="heuristic:samples=4")
+    env = SelfPlayEnv("naval", pool=pool)
+    seen = {(info["seat"], info["opponent"]) for info in (env.reset(seed=s)[1] for s in range(40))}
+    assert seen == {(0, "random"), (1, "random"), (0, "heuristic"), (1, "heuristic")}
+
+
+def test_same_seed_same_episode():
+    def episode(seed):
+        env = SelfPlayEnv("naval", pool=OpponentPool("naval", mix={"random": 1.0}))
+        obs, _ = env.reset(seed=seed)
+        trail, done = [obs.copy()], False
+        while not done:
+            obs, r, done, _, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+            trail.append(obs.copy())
+        return trail, r
+
+    a, b = episode(7), episode(7)
+    assert a[1] == b[1] and all(np.array_equal(x, y) for x, y in zip(a[0], b[0]))
+
+
+def test_an_empty_snapshot_pool_falls_back_to_random_play():
+    pool = OpponentPool("naval", mix={"snapshots": 1.0})
+    name, agent = pool.draw(np.random.default_rng(0))
+    assert name == "random" and isinstance(agent, agents.RandomAgent)

@@ -1,0 +1,141 @@
+"""End to end: a tiny run per game writes its folder; resume goes on from the checkpoint; the model plays."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+import agents
+from agents.spec import AgentSpecError
+from cardwar.cli import main
+from cardwar.match import play_game, run_match
+from training.trainer import latest_checkpoint, resume, train
+
+
+def _steps(path: Path) -> int:
+    return int(path.stem.split("_")[-1])
+
+
+@pytest.mark.parametrize("game", ["naval", "hexwar"])
+def test_a_tiny_run_writes_checkpoints_curve_and_logs_and_resumes(tiny, tmp_path, game):
+    config = tiny(game)
+    run = train(config, runs_root=tmp_path, progress=False)
+    assert run.name.startswith(f"{game}__tiny__3__")
+    assert yaml.safe_load((run / "config.yaml").read_text())["total_steps"] == 256
+    assert (run / "command.txt").read_text().strip()
+    assert list((run / "tb").rglob("events.out.tfevents*"))
+    assert (run / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    rows = (run / "eval.csv").read_text().splitlines()
+    assert rows[0].startswith("step,opponent") and [r.split(",")[0] for r in rows[1:]] == ["0", "128", "256"]
+    checkpoint, state = latest_checkpoint(run)
+    assert _steps(checkpoint) == 256 and state["num_timesteps"] == 256
+    assert len(state["snapshots"]) == 2  # max_snapshots: the pool kept the newest two
+    assert (run / "final.zip").is_file()
+
+    resume(run, total_steps=384, progress=False)
+    checkpoint, state = latest_checkpoint(run)
+    assert _steps(checkpoint) == state["num_timesteps"] == 384  # the step count went on from 256
+    from sb3_contrib import MaskablePPO
+
+    assert MaskablePPO.load(run / "final.zip").num_timesteps == 384
+    assert "resumed at step 256" in (run / "command.txt").read_text()
+
+    # The checkpoint plays whole legal games as `ppo:PATH` (legality is enforced by the raw env).
+    scenario = "random" if game == "hexwar" else None
+    for seed in range(2):
+        returns = play_game(game, f"ppo:{checkpoint}", "random", seed, scenario)
+        assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_resume_after_a_kill_starts_from_the_last_complete_checkpoint(tiny, tmp_path):
+    run = train(tiny("naval", checkpoint_every=64, total_steps=128), runs_root=tmp_path, progress=False)
+    assert sorted(_steps(p) for p in (run / "checkpoints").glob("model_*.zip")) == [64, 128]
+    # A kill during the save of step 192 leaves a partial file, or a model without its pool state:
+    # neither is a checkpoint.
+    (run / "checkpoints" / "model_000000192.partial").write_bytes(b"half a zip")
+    (run / "checkpoints" / "model_000000256.zip").write_bytes(b"no state file beside it")
+    (run / "final.zip").unlink()
+    checkpoint, state = latest_checkpoint(run)
+    assert _steps(checkpoint) == 128
+    resume(run, total_steps=256, progress=False)
+    assert latest_checkpoint(run)[1]["num_timesteps"] == 256
+
+
+def test_resume_of_a_folder_that_is_not_a_run_is_a_clear_error(tmp_path, capsys):
+    assert main(["train", "naval", "--resume", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "not a run folder" in err and "Traceback" not in err
+
+
+def test_a_mistyped_config_key_is_one_clear_line(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: naval\nppo:\n  learning_rat: 0.001\n")
+    assert main(["train", "naval", "--config", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "ppo.learning_rat" in err and "did you mean 'learning_rate'" in err and "Traceback" not in err
+    assert not (Path("runs").exists() and any(p.name.startswith("naval__ppo") and p.stat().st_size == 0
+                                              for p in Path("runs").iterdir()))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("game: chess\n", "game"),
+    ("game: naval\nenv: {n_envs: many}\n", "env.n_envs: expected a whole number"),
+    ("game: naval\nopponents: {schedule: [{mix: {mcts: 1}}]}\n", "unknown opponent 'mcts'"),
+    ("game: naval\n[oops", "not valid YAML"),
+])
+def test_broken_configs_are_named_errors(tmp_path, capsys, text, message):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text)
+    assert main(["train", "naval", "--config", str(bad), "--runs", str(tmp_path / "runs")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and str(bad) in err and "Traceback" not in err
+
+
+def test_committed_configs_load():
+    from training.config import load_config
+
+    for game in ("naval", "hexwar"):
+        c = load_config(f"configs/training/{game}.yaml")
+        assert c.game == game and c.total_steps > 0
+
+
+def test_ppo_specs_load_the_model_and_check_the_game(tiny, tmp_path):
+    run = train(tiny("naval", total_steps=64, checkpoint_every=64), runs_root=tmp_path, progress=False)
+    model = run / "final.zip"
+    agent = agents.make(f"ppo:{model}", "naval", seed=0)
+    assert agent.name == "ppo"
+    with pytest.raises(AgentSpecError, match="trained for another game"):
+        agents.make(f"ppo:{model}", "hexwar")
+    with pytest.raises(AgentSpecError, match="no model file"):
+        agents.make(f"ppo:{tmp_path / 'missing.zip'}", "naval")
+    junk = tmp_path / "junk.zip"
+    junk.write_bytes(b"not a model")
+    with pytest.raises(AgentSpecError, match="not a MaskablePPO model"):
+        agents.make(f"ppo:{junk}", "naval")
+    res = run_match("naval", f"ppo:{model}", "random", games=4, seed=0, progress=False)
+    assert res.games == 4 and res.wins_a + res.wins_b + res.draws == 4
+
+
+def test_the_ppo_agent_sees_only_the_observation_and_mask(tiny, tmp_path):
+    """Two views that differ only in what the seat cannot know give the same observation, so the same move."""
+    run = train(tiny("naval", total_steps=64, checkpoint_every=64), runs_root=tmp_path, progress=False)
+    agent = agents.make(f"ppo:path={run / 'final.zip'},deterministic=false", "naval", seed=5)
+    twin = agents.make(f"ppo:path={run / 'final.zip'},deterministic=false", "naval", seed=5)
+    from envs.naval import NavalState
+    from envs.naval.observation import encode_observation
+
+    s = NavalState.new_game(seed=11)
+    other = s.clone()
+    other.deck.reverse()  # the deck order, which no seat knows
+    chosen = []
+    for state, player in ((s, agent), (other, twin)):
+        view = state.information_view(state.current_player)
+        mask = np.zeros(3029, dtype=np.int8)
+        mask[state.legal_actions()] = 1
+        chosen.append(player.act({"observation": encode_observation(view), "action_mask": mask}, view))
+    assert chosen[0] == chosen[1]
+    assert json.dumps(sorted(s.legal_actions())) == json.dumps(sorted(other.legal_actions()))

@@ -1,0 +1,145 @@
+"""What happens during ``learn()``: progress bar, pool snapshots, checkpoints, evaluation.
+
+One SB3 callback runs the schedule, so that every event is keyed to the same
+step count (``model.num_timesteps``, the learner's moves over all envs) and a
+resumed run picks the cadence up where the checkpoint left it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from stable_baselines3.common.callbacks import BaseCallback
+
+from training.config import TrainConfig
+from training.evaluate import append_csv, evaluate, plot_curve, read_csv
+
+
+def _next(step: int, every: int) -> int:
+    return (step // every + 1) * every
+
+
+def save_atomically(model: Any, path: Path) -> None:
+    """``model.save`` to ``path`` via a temporary file, so a kill never leaves half a zip."""
+    buf = io.BytesIO()
+    model.save(buf)
+    tmp = path.with_suffix(".partial")
+    tmp.write_bytes(buf.getvalue())
+    tmp.replace(path)
+
+
+def write_json_atomically(path: Path, data: dict) -> None:
+    tmp = path.with_suffix(".partial")
+    tmp.write_text(json.dumps(data, indent=2))
+    tmp.replace(path)
+
+
+class RunCallback(BaseCallback):
+    """Progress, snapshots into the opponent pool, checkpoints and evaluation for one run."""
+
+    def __init__(self, config: TrainConfig, run_dir: Path, snapshots: list[str], progress: bool = True) -> None:
+        super().__init__()
+        self.config, self.run_dir = config, run_dir
+        self.snapshots = list(snapshots)
+        self.progress = progress
+        self.bar: Any = None
+        self.mix: dict[str, float] = {}
+        self.last_checkpoint = -1
+
+    # -------------------------------------------------------------- SB3 hooks
+    def _on_training_start(self) -> None:
+        from tqdm import tqdm
+
+        step = self.model.num_timesteps
+        c = self.config
+        self.next_snapshot = _next(step, c.opponents.snapshot_every)
+        self.next_checkpoint = _next(step, c.checkpoint_every)
+        self.next_eval = _next(step, c.eval.every)
+        self.bar = tqdm(total=c.total_steps, initial=step, unit="step", unit_scale=True, dynamic_ncols=True,
+                        desc=f"{c.game} {c.name}", disable=not self.progress, smoothing=0.05, mininterval=1.0)
+        self._push_pool(force=True)
+        if step == 0 and c.eval.games > 0:
+            self._evaluate()  # the untrained policy: where the curve starts
+
+    def _on_step(self) -> bool:
+        step = self.model.num_timesteps
+        if self.bar is not None:
+            self.bar.update(step - self.bar.n)
+        c = self.config
+        if step >= self.next_snapshot:
+            self.next_snapshot = _next(step, c.opponents.snapshot_every)
+            self._snapshot(step)
+        self._push_pool()
+        if step >= self.next_eval:
+            self.next_eval = _next(step, c.eval.every)
+            if c.eval.games > 0:
+                self._evaluate()
+        if step >= self.next_checkpoint:
+            self.next_checkpoint = _next(step, c.checkpoint_every)
+            self.checkpoint()
+        return True
+
+    def _on_training_end(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+    # -------------------------------------------------------------- events
+    def _snapshot(self, step: int) -> None:
+        folder = self.run_dir / "snapshots"
+        folder.mkdir(exist_ok=True)
+        path = folder / f"snapshot_{step:09d}.zip"
+        save_atomically(self.model, path)
+        self.snapshots.append(str(path))
+        for old in self.snapshots[:-self.config.opponents.max_snapshots]:
+            Path(old).unlink(missing_ok=True)
+        self.snapshots = self.snapshots[-self.config.opponents.max_snapshots:]
+        self._push_pool(force=True)
+
+    def _push_pool(self, force: bool = False) -> None:
+        mix = self.config.mix_at(self.model.num_timesteps)
+        if force or mix != self.mix:
+            self.mix = dict(mix)
+            self.training_env.env_method("set_pool", self.snapshots, self.mix)
+
+    def checkpoint(self) -> Path:
+        """Save the model and the pool at the current step (called at the end of the run too)."""
+        step = self.model.num_timesteps
+        folder = self.run_dir / "checkpoints"
+        folder.mkdir(exist_ok=True)
+        path = folder / f"model_{step:09d}.zip"
+        if step != self.last_checkpoint:
+            save_atomically(self.model, path)
+            write_json_atomically(folder / f"state_{step:09d}.json",
+                                  {"num_timesteps": step, "snapshots": [Path(p).name for p in self.snapshots],
+                                   "mix": self.mix})
+            self.last_checkpoint = step
+        return path
+
+    def _evaluate(self) -> None:
+        c = self.config
+        step = self.model.num_timesteps
+        scenario = eval_scenario(c)
+        for k, opponent in enumerate(c.eval.opponents):
+            point = evaluate(self.model, c.game, opponent, c.eval.games, seed=10_000 + 1000 * k, step=step,
+                             scenario=scenario, rules=c.env.rules)
+            append_csv(self.run_dir / "eval.csv", point)
+            self.logger.record(f"eval/score_vs_{opponent.split(':')[0]}", point.score)
+            if self.bar is not None:
+                self.bar.write(f"step {step:,}: vs {opponent} {point.score:.2f} "
+                               f"({point.wins}-{point.draws}-{point.losses}, 95% CI {point.low:.2f}-{point.high:.2f})")
+        self.logger.dump(step)
+        plot_curve(read_csv(self.run_dir / "eval.csv"), self.run_dir / "curve.png",
+                   f"{c.game}: {c.name} (seed {c.seed})")
+
+
+def eval_scenario(c: TrainConfig) -> str | None:
+    """Where the hex learner is evaluated: the held-out procedural maps when it trains on procedural ones."""
+    if c.game != "hexwar":
+        return None
+    if c.eval.scenario:
+        return c.eval.scenario
+    train = c.env.scenario or "meeting_engagement"
+    return "random:test" if train.startswith("random") else train

@@ -1,0 +1,279 @@
+"""Training configs (rl-zoo style YAML): every key is known, typed and checked.
+
+A config names the game, the PPO hyperparameters, the network, the opponent
+pool and its schedule, the budget and the evaluation cadence. A mistyped or
+unknown key, or a value of the wrong type, is a :class:`TrainConfigError`
+naming the file, the key and what is allowed; defaults fill what is left out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+GAMES = ("naval", "hexwar")
+POOL_MEMBERS = ("snapshots", "heuristic", "random")
+
+
+class TrainConfigError(ValueError):
+    """A training config that cannot be used as written."""
+
+
+@dataclass
+class EnvSection:
+    """The environment the learner plays."""
+
+    rules: dict[str, Any] = field(default_factory=dict)
+    """Rule options of the game (see its RULES.md)."""
+    scenario: str | None = None
+    """hexwar: a scenario name, a .yaml path, ``random`` or ``random:train`` (the training half of the
+    procedural scenarios; ``random:test`` is the held-out half)."""
+    n_envs: int = 8
+    """Environments stepped together; their opponents are drawn independently."""
+    vec_env: str = "subproc"
+    """``subproc`` (SB3 SubprocVecEnv, one process per env) or ``dummy`` (all in the learner's process)."""
+
+
+@dataclass
+class PolicySection:
+    """The actor-critic network."""
+
+    features: str = "mlp"
+    """``mlp`` (flat observation) or ``hex_cnn`` (convolutions over the hex planes)."""
+    net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    """Hidden layers of the policy and value heads (shared sizes)."""
+    cnn_channels: list[int] = field(default_factory=lambda: [64, 64, 64])
+    """hex_cnn: channels of its 3x3 convolution layers."""
+    features_dim: int = 256
+    """hex_cnn: width of the linear layer after the convolutions."""
+    activation: str = "relu"
+    """``relu`` or ``tanh``."""
+
+
+@dataclass
+class PPOSection:
+    """MaskablePPO hyperparameters (names as in stable-baselines3)."""
+
+    learning_rate: float = 3e-4
+    n_steps: int = 256
+    batch_size: int = 512
+    n_epochs: int = 4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    target_kl: float | None = None
+
+
+@dataclass
+class PhaseSection:
+    """From ``from_step`` on, opponents are drawn with these weights."""
+
+    from_step: int = 0
+    mix: dict[str, float] = field(default_factory=lambda: {"snapshots": 0.5, "heuristic": 0.3, "random": 0.2})
+
+
+@dataclass
+class OpponentSection:
+    """The opponent pool: frozen snapshots of the learner, ``heuristic`` and ``random``."""
+
+    schedule: list[PhaseSection] = field(default_factory=lambda: [PhaseSection()])
+    """Phases of the mix; the last phase whose ``from_step`` has been reached applies."""
+    snapshot_every: int = 50_000
+    """Steps between frozen snapshots of the learner joining the pool."""
+    max_snapshots: int = 10
+    """Snapshots kept (oldest dropped first); a snapshot is drawn uniformly."""
+    heuristic: str = "heuristic"
+    """Spec of the rule-of-thumb opponent (e.g. ``heuristic:samples=16`` for a faster one)."""
+
+
+@dataclass
+class EvalSection:
+    """Periodic evaluation: masked greedy play against fixed agents, seats swapped."""
+
+    every: int = 100_000
+    games: int = 40
+    opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
+    scenario: str | None = None
+    """hexwar: scenarios evaluated on (default ``random:test``, maps never trained on)."""
+
+
+@dataclass
+class TrainConfig:
+    """One training run."""
+
+    game: str = "naval"
+    name: str = "ppo"
+    seed: int = 0
+    total_steps: int = 1_000_000
+    checkpoint_every: int = 100_000
+    env: EnvSection = field(default_factory=EnvSection)
+    policy: PolicySection = field(default_factory=PolicySection)
+    ppo: PPOSection = field(default_factory=PPOSection)
+    opponents: OpponentSection = field(default_factory=OpponentSection)
+    eval: EvalSection = field(default_factory=EvalSection)
+
+    def __post_init__(self) -> None:
+        _check(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def mix_at(self, step: int) -> dict[str, float]:
+        """The opponent weights in force at ``step``."""
+        phases = sorted(self.opponents.schedule, key=lambda p: p.from_step)
+        current = phases[0].mix
+        for p in phases:
+            if p.from_step <= step:
+                current = p.mix
+        return current
+
+
+def _fail(where: str, message: str) -> typing.NoReturn:
+    raise TrainConfigError(f"{where}: {message}")
+
+
+def _check(c: TrainConfig) -> None:
+    """Values that are typed right but make no sense."""
+    if c.game not in GAMES:
+        _fail("game", f"{c.game!r} is not one of {', '.join(GAMES)}")
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9.-]*(_[A-Za-z0-9.-]+)*", c.name):
+        _fail("name", f"{c.name!r} must be letters, digits, '.', '-' or single '_' (it goes into the run folder name)")
+    for key in ("total_steps", "checkpoint_every"):
+        if getattr(c, key) < 1:
+            _fail(key, "must be a positive number of steps")
+    if c.env.vec_env not in ("subproc", "dummy"):
+        _fail("env.vec_env", f"{c.env.vec_env!r} is not subproc or dummy")
+    if c.env.n_envs < 1:
+        _fail("env.n_envs", "must be at least 1")
+    if c.policy.features not in ("mlp", "hex_cnn"):
+        _fail("policy.features", f"{c.policy.features!r} is not mlp or hex_cnn")
+    if c.policy.features == "hex_cnn" and c.game != "hexwar":
+        _fail("policy.features", "hex_cnn reads the hex planes; use mlp for naval")
+    if c.policy.activation not in ("relu", "tanh"):
+        _fail("policy.activation", f"{c.policy.activation!r} is not relu or tanh")
+    if c.ppo.batch_size < 2 or c.ppo.n_steps < 1 or c.ppo.n_epochs < 1:
+        _fail("ppo", "n_steps, batch_size and n_epochs must be positive (batch_size at least 2)")
+    if not c.opponents.schedule:
+        _fail("opponents.schedule", "needs at least one phase")
+    for i, phase in enumerate(c.opponents.schedule):
+        for member, weight in phase.mix.items():
+            if member not in POOL_MEMBERS:
+                _fail(f"opponents.schedule[{i}].mix", f"unknown opponent {member!r}; known: {', '.join(POOL_MEMBERS)}")
+            if not isinstance(weight, (int, float)) or weight < 0:
+                _fail(f"opponents.schedule[{i}].mix.{member}", "weights are numbers >= 0")
+        if sum(phase.mix.values()) <= 0:
+            _fail(f"opponents.schedule[{i}].mix", "at least one weight must be above 0")
+    if c.opponents.snapshot_every < 1 or c.opponents.max_snapshots < 1:
+        _fail("opponents", "snapshot_every and max_snapshots must be positive")
+    if c.eval.every < 1 or c.eval.games < 0:
+        _fail("eval", "every must be positive and games at least 0")
+    from agents.spec import AgentSpecError, parse_spec
+
+    for spec in [*c.eval.opponents, c.opponents.heuristic]:
+        try:
+            parse_spec(spec)
+        except AgentSpecError as err:
+            _fail("eval.opponents", str(err))
+
+
+def _build(cls: type, data: Any, where: str) -> Any:
+    """``cls`` from a mapping, with every key and type checked."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        _fail(where or "config", f"expected a mapping of keys, got {type(data).__name__}")
+    hints = typing.get_type_hints(cls)
+    fields = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - fields)
+    if unknown:
+        import difflib
+
+        hint = difflib.get_close_matches(str(unknown[0]), fields, n=1)
+        extra = f" (did you mean {hint[0]!r}?)" if hint else ""
+        _fail(_join(where, unknown[0]), f"unknown key{extra}; known keys: {', '.join(sorted(fields))}")
+    kwargs = {k: _convert(hints[k], v, _join(where, k)) for k, v in data.items()}
+    try:
+        return cls(**kwargs)
+    except TrainConfigError:
+        raise
+    except (TypeError, ValueError) as err:
+        _fail(where or "config", str(err))
+
+
+def _join(where: str, key: Any) -> str:
+    return f"{where}.{key}" if where else str(key)
+
+
+def _convert(tp: Any, value: Any, where: str) -> Any:
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if dataclasses.is_dataclass(tp):
+        return _build(tp, value, where)
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        if value is None and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _convert(inner[0], value, where)
+    if origin is list:
+        if not isinstance(value, list):
+            _fail(where, f"expected a list, got {value!r}")
+        return [_convert(args[0], v, f"{where}[{i}]") for i, v in enumerate(value)]
+    if origin is dict:
+        if not isinstance(value, dict):
+            _fail(where, f"expected a mapping, got {value!r}")
+        return dict(value) if args[1] is Any else {k: _convert(args[1], v, f"{where}.{k}") for k, v in value.items()}
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            _fail(where, f"expected a number, got {value!r}")
+        return float(value)
+    if tp is int:
+        if isinstance(value, bool) or not (isinstance(value, int) or isinstance(value, float) and value.is_integer()):
+            _fail(where, f"expected a whole number, got {value!r}")
+        return int(value)
+    if tp is str:
+        if not isinstance(value, str):
+            _fail(where, f"expected text, got {value!r}")
+        return value
+    if tp is bool:
+        if not isinstance(value, bool):
+            _fail(where, f"expected true or false, got {value!r}")
+        return value
+    return value
+
+
+def config_from_dict(data: Any) -> TrainConfig:
+    """A checked :class:`TrainConfig` from parsed YAML."""
+    return _build(TrainConfig, data, "")
+
+
+def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainConfig:
+    """Read and check a YAML config; ``overrides`` are ``a.b=value`` strings applied on top."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise TrainConfigError(f"{path}: no such config file") from None
+    except yaml.YAMLError as err:
+        raise TrainConfigError(f"{path}: not valid YAML ({err})") from None
+    data = data or {}
+    for item in overrides or []:
+        key, eq, text = item.partition("=")
+        if not eq:
+            raise TrainConfigError(f"override {item!r} is not KEY=VALUE")
+        node = data
+        parts = key.strip().split(".")
+        for p in parts[:-1]:
+            node = node.setdefault(p, {})
+        node[parts[-1]] = yaml.safe_load(text)
+    try:
+        return config_from_dict(data)
+    except TrainConfigError as err:
+        raise TrainConfigError(f"{path}: {err}") from None

@@ -1,0 +1,100 @@
+"""Periodic evaluation of the learner: masked greedy play against fixed agents, seats swapped.
+
+Game ``2k`` gives the learner the first seat and game ``2k+1`` the second, on the
+same seed, as ``cardwar match`` does; the score rate counts a draw as half.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import agents
+from agents.ppo_agent import PPOAgent
+from cardwar.match import MatchResult, play_agents
+from envs import make_raw_env
+
+
+@dataclass
+class EvalPoint:
+    """One evaluation of the learner against one opponent."""
+
+    step: int
+    opponent: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    low: float
+    high: float
+
+
+def evaluate(model: Any, game: str, opponent: str, games: int, seed: int, step: int,
+             scenario: str | None = None, rules: dict | None = None) -> EvalPoint:
+    """Play ``games`` games (rounded up to pairs) of the model against ``opponent``."""
+    res = MatchResult(game, "learner", opponent)
+    env = make_raw_env(game, scenario, rules)
+    learner = PPOAgent.from_model(model)
+    for k in range((games + 1) // 2):
+        other = agents.make(opponent, game, seed=seed + k)
+        for learner_seat in (0, 1):
+            players = (learner, other) if learner_seat == 0 else (other, learner)
+            ret = play_agents(env, *players, seed=seed + k)[learner_seat]
+            res.games += 1
+            res.wins_a += ret > 0
+            res.wins_b += ret < 0
+            res.draws += ret == 0
+    lo, hi = res.interval()
+    return EvalPoint(step, opponent, res.games, res.wins_a, res.draws, res.wins_b, res.score_a, lo, hi)
+
+
+def append_csv(path: Path, point: EvalPoint) -> None:
+    """Add one row to the run's ``eval.csv`` (header on first write)."""
+    new = not path.exists()
+    with path.open("a", newline="") as f:
+        w = csv.writer(f)
+        if new:
+            w.writerow(["step", "opponent", "games", "wins", "draws", "losses", "score", "ci_low", "ci_high"])
+        w.writerow([point.step, point.opponent, point.games, point.wins, point.draws, point.losses,
+                    f"{point.score:.4f}", f"{point.low:.4f}", f"{point.high:.4f}"])
+
+
+def read_csv(path: Path) -> list[EvalPoint]:
+    """The evaluations recorded so far."""
+    if not path.exists():
+        return []
+    with path.open() as f:
+        return [EvalPoint(int(r["step"]), r["opponent"], int(r["games"]), int(r["wins"]), int(r["draws"]),
+                          int(r["losses"]), float(r["score"]), float(r["ci_low"]), float(r["ci_high"]))
+                for r in csv.DictReader(f)]
+
+
+def plot_curve(points: list[EvalPoint], path: Path, title: str) -> None:
+    """A PNG of score rate against steps, one line per opponent with its 95% band."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
+    for opponent in sorted({p.opponent for p in points}):
+        pts = sorted((p for p in points if p.opponent == opponent), key=lambda p: p.step)
+        steps = [p.step for p in pts]
+        ax.plot(steps, [p.score for p in pts], marker="o", label=f"vs {opponent}")
+        ax.fill_between(steps, [p.low for p in pts], [p.high for p in pts], alpha=0.2)
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("environment steps (learner's moves)")
+    ax.set_ylabel("score rate (win 1, draw 1/2)")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    if points:
+        ax.legend(loc="lower right")
+    fig.tight_layout()
+    tmp = path.with_suffix(".tmp.png")
+    fig.savefig(tmp)
+    plt.close(fig)
+    tmp.replace(path)

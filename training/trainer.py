@@ -1,0 +1,184 @@
+"""``cardwar train``: MaskablePPO by self-play, in a run folder that can be resumed.
+
+A run lives in ``runs/<game>__<name>__<seed>__<time>/``:
+
+- ``config.yaml`` (the resolved config) and ``command.txt``;
+- ``tb/`` TensorBoard logs (``tensorboard --logdir runs``);
+- ``checkpoints/model_<step>.zip`` + ``state_<step>.json`` (the opponent pool);
+- ``snapshots/`` the frozen learners in the pool;
+- ``eval.csv`` and ``curve.png`` (score rate against ``heuristic`` and ``random``);
+- ``final.zip`` when the run reaches its step budget.
+
+``resume(run_dir)`` loads the latest checkpoint and goes on with the same step
+count, config and pool.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import shlex
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from training.config import TrainConfig, TrainConfigError, config_from_dict
+from training.opponents import OpponentPool
+from training.selfplay_env import SelfPlayEnv
+
+
+class RunError(ValueError):
+    """A run folder that cannot be resumed, or a run that cannot start."""
+
+
+def _env_factory(game: str, scenario: str | None, rules: dict, mix: dict[str, float], heuristic: str):
+    """Build one env in a worker process (a module-level function, so it pickles)."""
+    from stable_baselines3.common.monitor import Monitor
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the trainer's to handle, not each worker's
+    import torch
+
+    torch.set_num_threads(1)
+    pool = OpponentPool(game, mix=mix, heuristic=heuristic)
+    return Monitor(SelfPlayEnv(game, scenario=scenario, rules=rules, pool=pool))
+
+
+def make_vec_env(config: TrainConfig) -> Any:
+    """``n_envs`` self-play envs, in subprocesses or in this process."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    c = config
+    fns = [functools.partial(_env_factory, c.game, c.env.scenario, c.env.rules, c.mix_at(0), c.opponents.heuristic)
+           for _ in range(c.env.n_envs)]
+    if c.env.vec_env == "subproc" and c.env.n_envs > 1:
+        return SubprocVecEnv(fns, start_method="fork")
+    return DummyVecEnv(fns)
+
+
+def policy_kwargs(config: TrainConfig) -> dict[str, Any]:
+    """The network the config names, as SB3 ``policy_kwargs``."""
+    from torch import nn
+
+    p = config.policy
+    kwargs: dict[str, Any] = {"net_arch": {"pi": list(p.net_arch), "vf": list(p.net_arch)},
+                              "activation_fn": nn.ReLU if p.activation == "relu" else nn.Tanh}
+    if p.features == "hex_cnn":
+        from training.features import HexCNN
+
+        kwargs["features_extractor_class"] = HexCNN
+        kwargs["features_extractor_kwargs"] = {"features_dim": p.features_dim, "channels": tuple(p.cnn_channels)}
+    return kwargs
+
+
+def new_model(config: TrainConfig, vec_env: Any, run_dir: Path) -> Any:
+    from sb3_contrib import MaskablePPO
+
+    h = config.ppo
+    return MaskablePPO("MlpPolicy", vec_env, learning_rate=h.learning_rate, n_steps=h.n_steps,
+                       batch_size=h.batch_size, n_epochs=h.n_epochs, gamma=h.gamma, gae_lambda=h.gae_lambda,
+                       clip_range=h.clip_range, ent_coef=h.ent_coef, vf_coef=h.vf_coef,
+                       max_grad_norm=h.max_grad_norm, target_kl=h.target_kl, policy_kwargs=policy_kwargs(config),
+                       tensorboard_log=str(run_dir / "tb"), seed=config.seed, device="cpu", verbose=0)
+
+
+def new_run_dir(config: TrainConfig, root: Path = Path("runs")) -> Path:
+    """``runs/<game>__<name>__<seed>__<time>/`` with the resolved config and the command written in."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    run_dir = root / f"{config.game}__{config.name}__{config.seed}__{stamp}"
+    n = 1
+    while run_dir.exists():
+        n += 1
+        run_dir = root / f"{config.game}__{config.name}__{config.seed}__{stamp}-{n}"
+    run_dir.mkdir(parents=True)
+    (run_dir / "config.yaml").write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
+    (run_dir / "command.txt").write_text(shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]]) + "\n")
+    return run_dir
+
+
+def latest_checkpoint(run_dir: Path) -> tuple[Path, dict] | None:
+    """The newest complete checkpoint of a run and its pool state."""
+    import json
+
+    found = []
+    for path in (run_dir / "checkpoints").glob("model_*.zip"):
+        m = re.fullmatch(r"model_(\d+)\.zip", path.name)
+        state = path.with_name(f"state_{m.group(1)}.json") if m else None
+        if m and state.exists():
+            found.append((int(m.group(1)), path, state))
+    if not found:
+        return None
+    _, path, state = max(found)
+    return path, json.loads(state.read_text())
+
+
+def train(config: TrainConfig, runs_root: Path = Path("runs"), progress: bool = True) -> Path:
+    """A new run of ``config``; returns its folder."""
+    run_dir = new_run_dir(config, runs_root)
+    vec_env = make_vec_env(config)
+    model = new_model(config, vec_env, run_dir)
+    _learn(model, config, run_dir, snapshots=[], progress=progress)
+    return run_dir
+
+
+def resume(run_dir: Path, total_steps: int | None = None, progress: bool = True, game: str | None = None) -> Path:
+    """Continue ``run_dir`` from its latest checkpoint (to ``total_steps`` if given)."""
+    from sb3_contrib import MaskablePPO
+
+    run_dir = Path(run_dir)
+    if not (run_dir / "config.yaml").is_file():
+        raise RunError(f"{run_dir}: not a run folder (no config.yaml); runs are made by `cardwar train`")
+    try:
+        config = config_from_dict(yaml.safe_load((run_dir / "config.yaml").read_text()))
+    except (TrainConfigError, yaml.YAMLError) as err:
+        raise RunError(f"{run_dir}/config.yaml: {err}") from None
+    if game is not None and config.game != game:
+        raise RunError(f"{run_dir} is a {config.game} run, not {game}")
+    if total_steps is not None:
+        config.total_steps = total_steps
+    found = latest_checkpoint(run_dir)
+    if found is None:
+        raise RunError(f"{run_dir}: no checkpoint to resume from yet (checkpoints/ is empty); start it again")
+    path, state = found
+    snapshots = [str(run_dir / "snapshots" / name) for name in state.get("snapshots", [])
+                 if (run_dir / "snapshots" / name).is_file()]
+    _truncate_eval(run_dir / "eval.csv", state["num_timesteps"])
+    vec_env = make_vec_env(config)
+    model = MaskablePPO.load(path, env=vec_env, device="cpu", tensorboard_log=str(run_dir / "tb"))
+    with (run_dir / "command.txt").open("a") as f:
+        f.write(shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]]) + f"   # resumed at step {model.num_timesteps}\n")
+    _learn(model, config, run_dir, snapshots=snapshots, progress=progress)
+    return run_dir
+
+
+def _truncate_eval(path: Path, step: int) -> None:
+    """Drop evaluation rows recorded after the checkpoint (they will be measured again)."""
+    if not path.exists():
+        return
+    lines = path.read_text().splitlines(keepends=True)
+    keep = [lines[0]] + [ln for ln in lines[1:] if int(ln.split(",", 1)[0]) <= step]
+    path.write_text("".join(keep))
+
+
+def _learn(model: Any, config: TrainConfig, run_dir: Path, snapshots: list[str], progress: bool) -> None:
+    from training.callbacks import RunCallback, save_atomically
+
+    callback = RunCallback(config, run_dir, snapshots, progress=progress)
+    remaining = config.total_steps - model.num_timesteps
+    try:
+        if remaining > 0:
+            model.learn(remaining, callback=callback, reset_num_timesteps=False, tb_log_name="ppo")
+            callback.checkpoint()
+        save_atomically(model, run_dir / "final.zip")
+    except KeyboardInterrupt:
+        if getattr(callback, "model", None) is None:
+            raise
+        path = callback.checkpoint()
+        print(f"\ninterrupted: checkpoint {path}; go on with `cardwar train {config.game} --resume {run_dir}`",
+              file=sys.stderr)
+        raise
+    finally:
+        model.get_env().close()

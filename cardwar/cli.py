@@ -111,6 +111,10 @@ def _train(args: argparse.Namespace) -> int:
         if args.steps is not None:
             config.total_steps = args.steps
         run_dir = train(config, runs_root=Path(args.runs), progress=not args.quiet)
+    if args.export:
+        from training.trainer import export_for_play
+
+        print(f"exported for play: {export_for_play(run_dir / 'final.zip', Path(args.export))}")
     print(f"run folder: {run_dir}")
     print(f"  model: {run_dir / 'final.zip'}  (as an agent: ppo:{run_dir / 'final.zip'})")
     print(f"  curve: {run_dir / 'curve.png'}   logs: tensorboard --logdir {run_dir / 'tb'}")
@@ -160,6 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--resume", metavar="RUN_DIR", help="continue this run from its latest checkpoint")
     train.add_argument("--runs", default="runs", help="folder for new runs (default runs/)")
     train.add_argument("--quiet", action="store_true", help="no progress bar")
+    train.add_argument("--export", metavar="ZIP",
+                       help="also write the final model, without optimizer state, here "
+                            "(e.g. agents/pretrained/naval_ppo.zip, the model `ppo` plays)")
     train.set_defaults(func=_train)
     bench = sub.add_parser("bench", help="random-play steps/s of naval-v0 beside PettingZoo's classic envs")
     bench.add_argument("--seconds", type=float, default=6.0, help="measured seconds per env (default 6)")

@@ -107,6 +107,19 @@ class EvalSection:
 
 
 @dataclass
+class ImitationSection:
+    """Warm start: fit the policy to a teacher's moves before self-play (``games: 0`` turns it off)."""
+
+    games: int = 0
+    teacher: str = "heuristic"
+    opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
+    """Who the teacher plays while its moves are recorded (cycled over the games)."""
+    epochs: int = 10
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+
+
+@dataclass
 class TrainConfig:
     """One training run."""
 
@@ -120,6 +133,7 @@ class TrainConfig:
     ppo: PPOSection = field(default_factory=PPOSection)
     opponents: OpponentSection = field(default_factory=OpponentSection)
     eval: EvalSection = field(default_factory=EvalSection)
+    imitation: ImitationSection = field(default_factory=ImitationSection)
 
     def __post_init__(self) -> None:
         _check(self)
@@ -178,7 +192,9 @@ def _check(c: TrainConfig) -> None:
         _fail("eval", "every must be positive and games at least 0")
     from agents.spec import AgentSpecError, parse_spec
 
-    for spec in [*c.eval.opponents, c.opponents.heuristic]:
+    if c.imitation.games < 0 or c.imitation.epochs < 1 or c.imitation.batch_size < 1:
+        _fail("imitation", "games must be >= 0, epochs and batch_size positive")
+    for spec in [*c.eval.opponents, c.opponents.heuristic, c.imitation.teacher, *c.imitation.opponents]:
         try:
             parse_spec(spec)
         except AgentSpecError as err:

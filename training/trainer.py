@@ -117,11 +117,40 @@ def latest_checkpoint(run_dir: Path) -> tuple[Path, dict] | None:
 
 def train(config: TrainConfig, runs_root: Path = Path("runs"), progress: bool = True) -> Path:
     """A new run of ``config``; returns its folder."""
+    check_env_settings(config)
     run_dir = new_run_dir(config, runs_root)
     vec_env = make_vec_env(config)
     model = new_model(config, vec_env, run_dir)
+    if config.imitation.games > 0:
+        warm_start(model, config, run_dir, progress)
     _learn(model, config, run_dir, snapshots=[], progress=progress)
     return run_dir
+
+
+def check_env_settings(config: TrainConfig) -> None:
+    """Fail before any folder or process is made if the scenario or rule options are wrong."""
+    from envs.hexwar.config import HexConfigError
+    from envs.hexwar.scenario import ScenarioError
+    from envs.naval import ConfigError
+
+    try:
+        SelfPlayEnv(config.game, scenario=config.env.scenario, rules=config.env.rules)
+    except (ConfigError, HexConfigError, ScenarioError, FileNotFoundError) as err:
+        raise TrainConfigError(f"env: {err}") from None
+
+
+def warm_start(model: Any, config: TrainConfig, run_dir: Path, progress: bool) -> None:
+    """Imitation of the teacher before self-play (``imitation`` section); the fit goes to imitation.json."""
+    import json
+
+    from training.imitation import collect, pretrain
+
+    im = config.imitation
+    demos = collect(config.game, im.games, im.teacher, tuple(im.opponents), config.env.scenario,
+                    config.env.rules, seed=config.seed * 1_000_003, workers=2, progress=progress)
+    stats = pretrain(model.policy, demos, im.epochs, im.batch_size, im.learning_rate, seed=config.seed,
+                     progress=progress)
+    (run_dir / "imitation.json").write_text(json.dumps(stats, indent=2))
 
 
 def resume(run_dir: Path, total_steps: int | None = None, progress: bool = True, game: str | None = None) -> Path:
@@ -154,6 +183,20 @@ def resume(run_dir: Path, total_steps: int | None = None, progress: bool = True,
     return run_dir
 
 
+def export_for_play(model_path: Path, out: Path) -> Path:
+    """A copy of a trained model for playing only: the optimizer's state is dropped (a third of the size)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from training.callbacks import save_atomically
+
+    model = MaskablePPO.load(model_path, device="cpu")
+    model.policy.optimizer = torch.optim.Adam(model.policy.parameters(), lr=0.0)  # no moment estimates
+    out.parent.mkdir(parents=True, exist_ok=True)
+    save_atomically(model, out)
+    return out
+
+
 def _truncate_eval(path: Path, step: int) -> None:
     """Drop evaluation rows recorded after the checkpoint (they will be measured again)."""
     if not path.exists():
@@ -168,6 +211,11 @@ def _learn(model: Any, config: TrainConfig, run_dir: Path, snapshots: list[str],
 
     callback = RunCallback(config, run_dir, snapshots, progress=progress)
     remaining = config.total_steps - model.num_timesteps
+
+    def _terminate(signum, frame):  # `kill` saves a checkpoint too, as Ctrl-C does
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         if remaining > 0:
             model.learn(remaining, callback=callback, reset_num_timesteps=False, tb_log_name="ppo")
@@ -181,4 +229,5 @@ def _learn(model: Any, config: TrainConfig, run_dir: Path, snapshots: list[str],
               file=sys.stderr)
         raise
     finally:
+        signal.signal(signal.SIGTERM, previous)
         model.get_env().close()

@@ -139,3 +139,35 @@ def test_the_ppo_agent_sees_only_the_observation_and_mask(tiny, tmp_path):
         chosen.append(player.act({"observation": encode_observation(view), "action_mask": mask}, view))
     assert chosen[0] == chosen[1]
     assert json.dumps(sorted(s.legal_actions())) == json.dumps(sorted(other.legal_actions()))
+
+
+def test_a_killed_run_saves_a_checkpoint_and_resumes_from_it(tiny, tmp_path):
+    """`kill` (SIGTERM) during training: a checkpoint at the current step, a hint, and --resume goes on."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    config = tiny("naval", total_steps=100_000, checkpoint_every=100_000)
+    data = config.to_dict()
+    data["eval"]["games"] = 0
+    path = tmp_path / "tiny.yaml"
+    path.write_text(yaml.safe_dump(data))
+    runs = tmp_path / "runs"
+    proc = subprocess.Popen([sys.executable, "-m", "cardwar.cli", "train", "naval", "--config", str(path),
+                             "--runs", str(runs), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not list(runs.glob("*/tb/*/events*")):
+        time.sleep(0.5)
+    time.sleep(3)  # some learning
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "--resume" in err and "Traceback" not in err
+    run = next(runs.iterdir())
+    checkpoint, state = latest_checkpoint(run)
+    killed_at = state["num_timesteps"]
+    assert killed_at > 0 and not (run / "final.zip").exists()
+    resume(run, total_steps=killed_at + 128, progress=False)
+    assert latest_checkpoint(run)[1]["num_timesteps"] >= killed_at + 128

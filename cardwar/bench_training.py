@@ -9,6 +9,9 @@ Three runs in one process, one after the other, each timed around ``model.learn`
   gymnasium needs; the stepping is the tutorial's).
 - ``naval`` and ``hexwar``: ``configs/training/<game>.yaml`` as committed (its envs,
   vec env, network, PPO settings and opponent mix), evaluation off.
+- ``<game>_tutorial_settings``: the tutorial's exact settings (defaults, one env) on our
+  training env with a random opponent, which separates the env's cost from the
+  network's and the settings'.
 
 The figure that matters is each game's ratio to the reference measured in the
 same run, as the machine's speed varies.
@@ -16,6 +19,7 @@ same run, as the machine's speed varies.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import platform
@@ -55,11 +59,13 @@ class TutorialConnectFour(gymnasium.Env):
         return self.env.observe(self.env.agent_selection)["action_mask"].astype(bool)
 
 
-def _reference(steps: int) -> float:
+def _reference(steps: int, env: gymnasium.Env | None = None) -> float:
+    """The tutorial's MaskablePPO (defaults, one env) on connect four, or on ``env`` for a like-for-like row."""
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    model = MaskablePPO(MaskableActorCriticPolicy, TutorialConnectFour(), verbose=0, seed=0, device="cpu")
+    env = env if env is not None else TutorialConnectFour()
+    model = MaskablePPO(MaskableActorCriticPolicy, env, verbose=0, seed=0, device="cpu")
     start = time.perf_counter()
     model.learn(total_timesteps=steps)
     return model.num_timesteps / (time.perf_counter() - start)
@@ -89,9 +95,18 @@ def run_training_bench(steps: int = 8192, as_json: bool = False) -> dict:
     """Measure, print and return steps/s of the reference and both games."""
     from tqdm import tqdm
 
+    from training.opponents import OpponentPool
+    from training.selfplay_env import SelfPlayEnv
+
+    runs = {"reference": lambda: _reference(steps), "naval": lambda: _game("naval", steps),
+            "hexwar": lambda: _game("hexwar", steps)}
+    for game in ("naval", "hexwar"):  # the tutorial's settings on our env: the env's share of the gap
+        runs[f"{game}_tutorial_settings"] = functools.partial(
+            _reference, steps, SelfPlayEnv(game, "random:train" if game == "hexwar" else None,
+                                           pool=OpponentPool(game, mix={"random": 1.0})))
     rows = {}
-    for name in tqdm(["reference", "naval", "hexwar"], desc="training bench", disable=as_json):
-        rows[name] = _reference(steps) if name == "reference" else _game(name, steps)
+    for name in tqdm(list(runs), desc="training bench", disable=as_json):
+        rows[name] = runs[name]()
     ref = rows["reference"]
     out = {"steps": steps, "cpus": os.cpu_count(), "python": platform.python_version(),
            "steps_per_second": {k: round(v, 1) for k, v in rows.items()},
@@ -103,4 +118,8 @@ def run_training_bench(steps: int = 8192, as_json: bool = False) -> dict:
         print(f"  reference (PettingZoo SB3 tutorial, connect_four_v3, 1 env): {ref:8.1f} steps/s")
         for k in ("naval", "hexwar"):
             print(f"  {k:9s} (configs/training/{k}.yaml): {rows[k]:8.1f} steps/s = {rows[k] / ref:.2f}x reference")
+        for k in ("naval", "hexwar"):
+            r = rows[f"{k}_tutorial_settings"]
+            print(f"  {k:9s} with the tutorial's settings (defaults, 1 env, random opponent): {r:8.1f} steps/s "
+                  f"= {r / ref:.2f}x reference")
     return out

@@ -51,7 +51,7 @@ class PolicySection:
     cnn_channels: list[int] = field(default_factory=lambda: [64, 64, 64])
     """hex_cnn: channels of its 3x3 convolution layers."""
     features_dim: int = 256
-    """hex_cnn: width of the linear layer after the convolutions."""
+    """hex_cnn: width of the linear layer after the convolutions; 0 = none (heads read every cell's features)."""
     activation: str = "relu"
     """``relu`` or ``tanh``."""
 

@@ -16,19 +16,26 @@ from torch import nn
 
 
 class HexCNN(BaseFeaturesExtractor):
-    """Convolutions over the hex planes, then one linear layer to ``features_dim``."""
+    """Convolutions over the hex planes, then one linear layer to ``features_dim``.
+
+    ``features_dim=0`` keeps the full-resolution feature map (channels x cells, flattened)
+    as the features, with no bottleneck: the heads then map every cell's features to the
+    actions on that cell directly, as move and shoot actions are per cell.
+    """
 
     def __init__(self, observation_space: gymnasium.spaces.Box, features_dim: int = 256,
                  channels: tuple[int, ...] = (64, 64, 64)) -> None:
-        super().__init__(observation_space, features_dim)
         planes, rows, cols = observation_space.shape
+        full = (channels[-1] if channels else planes) * rows * cols
+        super().__init__(observation_space, features_dim or full)
         layers: list[nn.Module] = []
         c_in = planes
         for c_out in channels:
             layers += [nn.Conv2d(c_in, c_out, kernel_size=3, padding=1), nn.ReLU()]
             c_in = c_out
         self.cnn = nn.Sequential(*layers, nn.Flatten())
-        self.linear = nn.Sequential(nn.Linear(c_in * rows * cols, features_dim), nn.ReLU())
+        self.linear = nn.Sequential(nn.Linear(c_in * rows * cols, features_dim), nn.ReLU()) if features_dim \
+            else nn.Identity()
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         return self.linear(self.cnn(observations))

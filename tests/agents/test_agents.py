@@ -131,7 +131,7 @@ def test_spec_strings():
     assert parse_spec("mcts:iterations=400,seconds=0.5,rollouts=true") == (
         "mcts", {"iterations": 400, "seconds": 0.5, "rollouts": True})
     assert parse_spec("ppo:runs/x/model.zip") == ("ppo", {"path": "runs/x/model.zip"})
-    with pytest.raises(AgentSpecError, match="agents: heuristic, mcts, random"):
+    with pytest.raises(AgentSpecError, match="agents: heuristic, mcts, ppo, random"):
         agents.make("alphazero", "naval")
     with pytest.raises(AgentSpecError, match="does not take"):
         agents.make("heuristic:depth=3", "naval")

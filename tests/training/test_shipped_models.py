@@ -13,7 +13,7 @@ from tests.agents.test_agents import _play
 @pytest.mark.parametrize("game, scenario", [("naval", None), ("hexwar", "random:test"), ("hexwar", "river_crossing")])
 def test_the_shipped_model_plays_whole_legal_games(game, scenario):
     path = pretrained_path(game)
-    assert path.is_file() and path.stat().st_size < 5_000_000  # small enough to ship in the repository
+    assert path.is_file() and path.stat().st_size < 8_000_000  # small enough to ship in the repository
     for seed in range(3):  # `_play` asserts every move is in the mask; the raw env raises on an illegal one
         specs = ("ppo", "random") if seed % 2 == 0 else ("random", "ppo")
         _, returns = _play(game, scenario, specs, seed)

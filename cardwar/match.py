@@ -59,8 +59,11 @@ def play_game(game: str, spec_first: str, spec_second: str, seed: int, scenario:
                        agents.make(spec_second, game, seed=seed * 2 + 2), seed)
 
 
-def play_agents(env, first, second, seed: int) -> list[float]:
-    """One game of ``env`` between two agent objects; the seats' returns."""
+def play_agents(env, first, second, seed: int, on_move=None) -> list[float]:
+    """One game of ``env`` between two agent objects; the seats' returns.
+
+    ``on_move(agent_name, observation, action)``, if given, sees every move as it is made.
+    """
     env.reset(seed=seed)
     seats = env.possible_agents
     players = {seats[0]: first, seats[1]: second}
@@ -69,7 +72,10 @@ def play_agents(env, first, second, seed: int) -> list[float]:
         if term or trunc:
             env.step(None)
             continue
-        env.step(players[agent].act(obs, env.view(agent)))
+        action = players[agent].act(obs, env.view(agent))
+        if on_move is not None:
+            on_move(agent, obs, action)
+        env.step(action)
     return env.state.returns()
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 import agents
+from cardwar.match import play_agents
 from envs import make_raw_env
 
 
@@ -45,25 +46,21 @@ def _play(args: tuple) -> tuple[list, list, list, list]:
     env = make_raw_env(game, scenario, rules)
     obs, masks, acts, results = [], [], [], []
     for seed in seeds:
-        env.reset(seed=seed)
         teacher_seat = seed % 2
-        seats = env.possible_agents
+        teacher_name = env.possible_agents[teacher_seat]
         teacher = agents.make(teacher_spec, game, seed=seed)
-        players = {seats[teacher_seat]: teacher,
-                   seats[1 - teacher_seat]: agents.make(opponent_spec, game, seed=seed + 1)}
+        other = agents.make(opponent_spec, game, seed=seed + 1)
         start = len(acts)
-        for agent in env.agent_iter():
-            o, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            a = players[agent].act(o, env.view(agent))
-            if agent == seats[teacher_seat]:
+
+        def record(agent: str, o: dict, a: int) -> None:
+            if agent == teacher_name:
                 obs.append(o["observation"].astype(np.float16))
                 masks.append(np.packbits(o["action_mask"].astype(bool)))
                 acts.append(a)
-            env.step(a)
-        results += [env.state.returns()[teacher_seat]] * (len(acts) - start)
+
+        players = (teacher, other) if teacher_seat == 0 else (other, teacher)
+        returns = play_agents(env, *players, seed=seed, on_move=record)
+        results += [returns[teacher_seat]] * (len(acts) - start)
     return obs, masks, acts, results
 
 

@@ -24,23 +24,27 @@ def pretrained_path(game: str) -> Path:
     return PRETRAINED / f"{game}_ppo.zip"
 
 
-@lru_cache(maxsize=32)
-def _load(path: str, mtime: float) -> Any:
-    import torch
+def _read(path: str) -> Any:
     from sb3_contrib import MaskablePPO
 
-    torch.set_num_threads(1)  # one move at a time: threads only add overhead
-    return MaskablePPO.load(path, device="cpu")
+    model = MaskablePPO.load(path, device="cpu")
+    model.policy.optimizer = None  # playing only: free the optimizer's moment estimates
+    return model
 
 
-def load_model(path: str | Path, game: str) -> Any:
+@lru_cache(maxsize=8)
+def _load(path: str, mtime: float) -> Any:
+    return _read(path)
+
+
+def load_model(path: str | Path, game: str, cache: bool = True) -> Any:
     """The model at ``path``, checked to fit ``game``; clear errors for a wrong or missing file."""
     p = Path(path)
     if not p.is_file():
         hint = " (train one with `cardwar train`, or use the shipped `ppo`)" if game else ""
         raise AgentSpecError(f"ppo: no model file at {str(p)!r}{hint}")
     try:
-        model = _load(str(p.resolve()), p.stat().st_mtime)
+        model = _load(str(p.resolve()), p.stat().st_mtime) if cache else _read(str(p))
     except Exception as err:  # a zip that is not an SB3 model: say so, no traceback
         raise AgentSpecError(f"ppo: {str(p)!r} is not a MaskablePPO model saved by cardwar ({err})") from None
     from envs import make_raw_env
@@ -59,10 +63,10 @@ class PPOAgent:
     """Plays the model's most likely legal action (or samples it with ``deterministic=False``)."""
 
     def __init__(self, game: str, path: str | None = None, deterministic: bool = True,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, cache: bool = True) -> None:
         self.name = "ppo"
         self.path = str(path) if path else str(pretrained_path(game))
-        self.model = load_model(self.path, game)
+        self.model = load_model(self.path, game, cache=cache)
         self.deterministic = bool(deterministic)
         self.rng = np.random.default_rng(seed)
 

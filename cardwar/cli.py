@@ -84,6 +84,9 @@ def _bench(args: argparse.Namespace) -> int:
     if args.training:
         from cardwar.bench_training import run_training_bench
 
+        if args.steps < 64:
+            raise UsageError("--steps must be at least 64")
+
         run_training_bench(steps=args.steps, as_json=args.json)
         return 0
     from cardwar.bench import run_bench
@@ -97,6 +100,12 @@ def _train(args: argparse.Namespace) -> int:
 
     from training.trainer import resume, train
 
+    if args.steps is not None and args.steps < 1:
+        raise UsageError("--steps must be at least 1")
+    if args.export and Path(args.export).is_dir():
+        raise UsageError(f"--export {args.export} is a folder; give a file name such as {args.game}_ppo.zip")
+    if not args.resume and Path(args.runs).exists() and not Path(args.runs).is_dir():
+        raise UsageError(f"--runs {args.runs} is a file, not a folder")
     if args.resume:
         if args.config or args.set:
             raise UsageError("--resume continues a run with its own config; drop --config/--set "
@@ -184,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (UsageError, ConfigError, HexConfigError, ValueError) as err:
+    except (UsageError, ConfigError, HexConfigError, ValueError, FileNotFoundError, PermissionError) as err:
         print(f"cardwar {args.command}: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

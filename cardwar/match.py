@@ -8,6 +8,7 @@ score rate (win 1, draw 1/2) with a 95% Wilson interval.
 from __future__ import annotations
 
 import math
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -81,6 +82,8 @@ def play_agents(env, first, second, seed: int, on_move=None) -> list[float]:
 
 def _pair(args: tuple) -> tuple[list[float], list[float]]:
     game, a, b, seed, scenario, rules = args
+    if "torch" in sys.modules:  # a trained agent plays one move at a time: one thread per worker is enough
+        sys.modules["torch"].set_num_threads(1)
     return play_game(game, a, b, seed, scenario, rules), play_game(game, b, a, seed, scenario, rules)
 
 

@@ -122,10 +122,10 @@ class RunCallback(BaseCallback):
         c = self.config
         step = self.model.num_timesteps
         scenario = eval_scenario(c)
-        for k, opponent in enumerate(c.eval.opponents):
-            point = evaluate(self.model, c.game, opponent, c.eval.games, seed=10_000 + 1000 * k, step=step,
-                             scenario=scenario, rules=c.env.rules)
-            append_csv(self.run_dir / "eval.csv", point)
+        points = [evaluate(self.model, c.game, opponent, c.eval.games, seed=10_000 + 1000 * k, step=step,
+                           scenario=scenario, rules=c.env.rules) for k, opponent in enumerate(c.eval.opponents)]
+        append_csv(self.run_dir / "eval.csv", points)  # one write: an interrupted evaluation leaves no half row set
+        for opponent, point in zip(c.eval.opponents, points):
             self.logger.record(f"eval/score_vs_{opponent.split(':')[0]}", point.score)
             if self.bar is not None:
                 self.bar.write(f"step {step:,}: vs {opponent} {point.score:.2f} "

@@ -9,6 +9,7 @@ naming the file, the key and what is allowed; defaults fill what is left out.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import typing
 from dataclasses import dataclass, field
@@ -172,6 +173,10 @@ def _check(c: TrainConfig) -> None:
         _fail("policy.features", f"{c.policy.features!r} is not mlp or hex_cnn")
     if c.policy.features == "hex_cnn" and c.game != "hexwar":
         _fail("policy.features", "hex_cnn reads the hex planes; use mlp for naval")
+    if not 0 <= c.seed < 2**32:
+        _fail("seed", "must be between 0 and 2**32 - 1")
+    if any(n < 1 for n in [*c.policy.net_arch, *c.policy.cnn_channels]) or c.policy.features_dim < 0:
+        _fail("policy", "layer sizes must be positive (features_dim 0 means no bottleneck layer)")
     if c.policy.activation not in ("relu", "tanh"):
         _fail("policy.activation", f"{c.policy.activation!r} is not relu or tanh")
     if c.ppo.batch_size < 2 or c.ppo.n_steps < 1 or c.ppo.n_epochs < 1:
@@ -182,7 +187,7 @@ def _check(c: TrainConfig) -> None:
         for member, weight in phase.mix.items():
             if member not in POOL_MEMBERS:
                 _fail(f"opponents.schedule[{i}].mix", f"unknown opponent {member!r}; known: {', '.join(POOL_MEMBERS)}")
-            if not isinstance(weight, (int, float)) or weight < 0:
+            if not isinstance(weight, (int, float)) or not math.isfinite(weight) or weight < 0:
                 _fail(f"opponents.schedule[{i}].mix.{member}", "weights are numbers >= 0")
         if sum(phase.mix.values()) <= 0:
             _fail(f"opponents.schedule[{i}].mix", "at least one weight must be above 0")
@@ -194,11 +199,15 @@ def _check(c: TrainConfig) -> None:
 
     if c.imitation.games < 0 or c.imitation.epochs < 1 or c.imitation.batch_size < 1:
         _fail("imitation", "games must be >= 0, epochs and batch_size positive")
-    for spec in [*c.eval.opponents, c.opponents.heuristic, c.imitation.teacher, *c.imitation.opponents]:
-        try:
-            parse_spec(spec)
-        except AgentSpecError as err:
-            _fail("eval.opponents", str(err))
+    if c.imitation.games > 0 and not c.imitation.opponents:
+        _fail("imitation.opponents", "name at least one opponent for the teacher's games")
+    for where, specs in (("eval.opponents", c.eval.opponents), ("opponents.heuristic", [c.opponents.heuristic]),
+                         ("imitation.teacher", [c.imitation.teacher]), ("imitation.opponents", c.imitation.opponents)):
+        for spec in specs:
+            try:
+                parse_spec(spec)
+            except AgentSpecError as err:
+                _fail(where, str(err))
 
 
 def _build(cls: type, data: Any, where: str) -> Any:
@@ -209,7 +218,7 @@ def _build(cls: type, data: Any, where: str) -> Any:
         _fail(where or "config", f"expected a mapping of keys, got {type(data).__name__}")
     hints = typing.get_type_hints(cls)
     fields = {f.name for f in dataclasses.fields(cls)}
-    unknown = sorted(set(data) - fields)
+    unknown = sorted(set(data) - fields, key=str)
     if unknown:
         import difflib
 
@@ -247,10 +256,20 @@ def _convert(tp: Any, value: Any, where: str) -> Any:
             _fail(where, f"expected a mapping, got {value!r}")
         return dict(value) if args[1] is Any else {k: _convert(args[1], v, f"{where}.{k}") for k, v in value.items()}
     if tp is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if isinstance(value, str):  # YAML reads 1e-4 (no dot) as text
+            try:
+                value = float(value.replace("_", ""))
+            except ValueError:
+                pass
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             _fail(where, f"expected a number, got {value!r}")
         return float(value)
     if tp is int:
+        if isinstance(value, str):
+            try:
+                value = float(value.replace("_", ""))
+            except ValueError:
+                pass
         if isinstance(value, bool) or not (isinstance(value, int) or isinstance(value, float) and value.is_integer()):
             _fail(where, f"expected a whole number, got {value!r}")
         return int(value)
@@ -280,15 +299,22 @@ def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainCo
     except yaml.YAMLError as err:
         raise TrainConfigError(f"{path}: not valid YAML ({err})") from None
     data = data or {}
+    if not isinstance(data, dict):
+        raise TrainConfigError(f"{path}: expected a mapping of keys at the top, got {type(data).__name__}")
     for item in overrides or []:
         key, eq, text = item.partition("=")
-        if not eq:
+        if not eq or not key.strip():
             raise TrainConfigError(f"override {item!r} is not KEY=VALUE")
         node = data
         parts = key.strip().split(".")
         for p in parts[:-1]:
             node = node.setdefault(p, {})
-        node[parts[-1]] = yaml.safe_load(text)
+            if not isinstance(node, dict):
+                raise TrainConfigError(f"override {item!r}: {p!r} is not a section with keys")
+        try:
+            node[parts[-1]] = yaml.safe_load(text)
+        except yaml.YAMLError as err:
+            raise TrainConfigError(f"override {item!r}: the value is not valid YAML ({err})") from None
     try:
         return config_from_dict(data)
     except TrainConfigError as err:

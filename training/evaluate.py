@@ -51,15 +51,19 @@ def evaluate(model: Any, game: str, opponent: str, games: int, seed: int, step: 
     return EvalPoint(step, opponent, res.games, res.wins_a, res.draws, res.wins_b, res.score_a, lo, hi)
 
 
-def append_csv(path: Path, point: EvalPoint) -> None:
-    """Add one row to the run's ``eval.csv`` (header on first write)."""
-    new = not path.exists()
-    with path.open("a", newline="") as f:
-        w = csv.writer(f)
-        if new:
-            w.writerow(["step", "opponent", "games", "wins", "draws", "losses", "score", "ci_low", "ci_high"])
+def append_csv(path: Path, points: list[EvalPoint]) -> None:
+    """Add one evaluation's rows to the run's ``eval.csv`` in one write (header on first write)."""
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    if not path.exists() or path.stat().st_size == 0:
+        w.writerow(["step", "opponent", "games", "wins", "draws", "losses", "score", "ci_low", "ci_high"])
+    for point in points:
         w.writerow([point.step, point.opponent, point.games, point.wins, point.draws, point.losses,
                     f"{point.score:.4f}", f"{point.low:.4f}", f"{point.high:.4f}"])
+    with path.open("a", newline="") as f:
+        f.write(buf.getvalue())
 
 
 def read_csv(path: Path) -> list[EvalPoint]:

@@ -48,9 +48,11 @@ class OpponentPool:
         name = names[int(rng.choice(len(names), p=p / p.sum()))]
         if name == "snapshots":
             path = self.snapshots[int(rng.integers(len(self.snapshots)))]
-            if path not in self._loaded:
-                self._loaded[path] = agents.make(f"ppo:path={path},deterministic=false", self.game,
-                                                 seed=int(rng.integers(2**31)))
+            if path not in self._loaded:  # uncached: a snapshot dropped from the pool is freed
+                from agents.ppo_agent import PPOAgent
+
+                self._loaded[path] = PPOAgent(self.game, path=path, deterministic=False,
+                                              seed=int(rng.integers(2**31)), cache=False)
             return f"snapshot:{path.rsplit('/', 1)[-1]}", self._loaded[path]
         if name not in self._fixed:
             spec = self.heuristic_spec if name == "heuristic" else "random"

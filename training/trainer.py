@@ -35,14 +35,17 @@ class RunError(ValueError):
     """A run folder that cannot be resumed, or a run that cannot start."""
 
 
-def _env_factory(game: str, scenario: str | None, rules: dict, mix: dict[str, float], heuristic: str):
-    """Build one env in a worker process (a module-level function, so it pickles)."""
+def _env_factory(game: str, scenario: str | None, rules: dict, mix: dict[str, float], heuristic: str,
+                 in_worker: bool = False):
+    """Build one env (a module-level function, so it pickles)."""
     from stable_baselines3.common.monitor import Monitor
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the trainer's to handle, not each worker's
-    import torch
+    if in_worker:  # a SubprocVecEnv process: Ctrl-C and kill are the trainer's to handle, not each worker's
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        import torch
 
-    torch.set_num_threads(1)
+        torch.set_num_threads(1)
     pool = OpponentPool(game, mix=mix, heuristic=heuristic)
     return Monitor(SelfPlayEnv(game, scenario=scenario, rules=rules, pool=pool))
 
@@ -52,11 +55,27 @@ def make_vec_env(config: TrainConfig) -> Any:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     c = config
-    fns = [functools.partial(_env_factory, c.game, c.env.scenario, c.env.rules, c.mix_at(0), c.opponents.heuristic)
+    subproc = c.env.vec_env == "subproc" and c.env.n_envs > 1
+    fns = [functools.partial(_env_factory, c.game, c.env.scenario, c.env.rules, c.mix_at(0), c.opponents.heuristic,
+                             in_worker=subproc)
            for _ in range(c.env.n_envs)]
-    if c.env.vec_env == "subproc" and c.env.n_envs > 1:
-        return SubprocVecEnv(fns, start_method="fork")
-    return DummyVecEnv(fns)
+    return SubprocVecEnv(fns, start_method="fork") if subproc else DummyVecEnv(fns)
+
+
+def close_vec_env(venv: Any) -> None:
+    """Close the envs, also when an interrupt left a step half-collected (``close`` would wait forever)."""
+    processes = getattr(venv, "processes", None)
+    if processes is not None and getattr(venv, "waiting", False):
+        for p in processes:
+            p.terminate()
+        for p in processes:
+            p.join(timeout=5)
+        venv.closed = True
+        return
+    try:
+        venv.close()
+    except (EOFError, OSError):  # a worker already gone
+        pass
 
 
 def policy_kwargs(config: TrainConfig) -> dict[str, Any]:
@@ -133,10 +152,29 @@ def check_env_settings(config: TrainConfig) -> None:
     from envs.hexwar.scenario import ScenarioError
     from envs.naval import ConfigError
 
+    import agents
+    from agents.spec import AgentSpecError
+    from training.callbacks import eval_scenario
+
     try:
         SelfPlayEnv(config.game, scenario=config.env.scenario, rules=config.env.rules)
     except (ConfigError, HexConfigError, ScenarioError, FileNotFoundError) as err:
         raise TrainConfigError(f"env: {err}") from None
+    if config.eval.games > 0:
+        try:
+            SelfPlayEnv(config.game, scenario=eval_scenario(config), rules=config.env.rules)
+        except (ScenarioError, FileNotFoundError) as err:
+            raise TrainConfigError(f"eval.scenario: {err}") from None
+    specs = [("opponents.heuristic", config.opponents.heuristic)]
+    specs += [("eval.opponents", s) for s in config.eval.opponents]
+    if config.imitation.games > 0:
+        specs += [("imitation.teacher", config.imitation.teacher)]
+        specs += [("imitation.opponents", s) for s in config.imitation.opponents]
+    for where, spec in specs:
+        try:
+            agents.make(spec, config.game)
+        except AgentSpecError as err:
+            raise TrainConfigError(f"{where}: {err}") from None
 
 
 def warm_start(model: Any, config: TrainConfig, run_dir: Path, progress: bool) -> None:
@@ -167,7 +205,12 @@ def resume(run_dir: Path, total_steps: int | None = None, progress: bool = True,
     if game is not None and config.game != game:
         raise RunError(f"{run_dir} is a {config.game} run, not {game}")
     if total_steps is not None:
+        if total_steps < 1:
+            raise RunError("--steps must be at least 1")
         config.total_steps = total_steps
+        tmp = run_dir / "config.yaml.partial"  # the new budget is the run's from now on
+        tmp.write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
+        tmp.replace(run_dir / "config.yaml")
     found = latest_checkpoint(run_dir)
     if found is None:
         raise RunError(f"{run_dir}: no checkpoint to resume from yet (checkpoints/ is empty); start it again")
@@ -203,8 +246,12 @@ def _truncate_eval(path: Path, step: int) -> None:
     if not path.exists():
         return
     lines = path.read_text().splitlines(keepends=True)
-    keep = [lines[0]] + [ln for ln in lines[1:] if int(ln.split(",", 1)[0]) <= step]
-    path.write_text("".join(keep))
+    if not lines:
+        return
+    keep = [lines[0]] + [ln for ln in lines[1:] if ln.split(",", 1)[0].isdigit() and int(ln.split(",", 1)[0]) <= step]
+    tmp = path.with_suffix(".partial")
+    tmp.write_text("".join(keep))
+    tmp.replace(path)
 
 
 def _learn(model: Any, config: TrainConfig, run_dir: Path, snapshots: list[str], progress: bool) -> None:
@@ -231,4 +278,4 @@ def _learn(model: Any, config: TrainConfig, run_dir: Path, snapshots: list[str],
         raise
     finally:
         signal.signal(signal.SIGTERM, previous)
-        model.get_env().close()
+        close_vec_env(model.get_env())

@@ -171,3 +171,27 @@ def test_a_killed_run_saves_a_checkpoint_and_resumes_from_it(tiny, tmp_path):
     assert killed_at > 0 and not (run / "final.zip").exists()
     resume(run, total_steps=killed_at + 128, progress=False)
     assert latest_checkpoint(run)[1]["num_timesteps"] >= killed_at + 128
+
+
+def test_overrides_accept_numbers_as_yaml_writes_them_and_reject_what_cannot_apply():
+    from training.config import TrainConfigError, load_config
+
+    assert load_config("configs/training/naval.yaml", ["ppo.learning_rate=1e-4"]).ppo.learning_rate == 1e-4
+    for bad, message in ((["game.x=1"], "not a section"), (["name=[a"], "not valid YAML"),
+                         (["opponents.schedule=[{mix: {random: .nan}}]"], "expected a number, got nan"),
+                         (["policy.net_arch=[0]"], "layer sizes must be positive")):
+        with pytest.raises(TrainConfigError, match=message):
+            load_config("configs/training/naval.yaml", bad)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--steps", "0"], "--steps must be at least 1"),
+    (["--set", "opponents.heuristic=heuristc"], "opponents.heuristic: unknown agent"),
+    (["--set", "eval.opponents=[random, mcts:depth=3]"], "eval.opponents"),
+])
+def test_train_rejects_mistakes_before_making_a_run_folder(tmp_path, capsys, args, message):
+    runs = tmp_path / "runs"
+    assert main(["train", "naval", "--runs", str(runs), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not runs.exists() or not any(runs.iterdir())

@@ -48,6 +48,7 @@ class RunCallback(BaseCallback):
         self.bar: Any = None
         self.mix: dict[str, float] = {}
         self.last_checkpoint = -1
+        self.retired: list[str] = []
 
     # -------------------------------------------------------------- SB3 hooks
     def _on_training_start(self) -> None:
@@ -93,8 +94,9 @@ class RunCallback(BaseCallback):
         path = folder / f"snapshot_{step:09d}.zip"
         save_atomically(self.model, path)
         self.snapshots.append(str(path))
-        for old in self.snapshots[:-self.config.opponents.max_snapshots]:
-            Path(old).unlink(missing_ok=True)
+        # Dropped snapshots are deleted only once a checkpoint no longer lists them (see ``checkpoint``),
+        # so that a crash before the next checkpoint still finds the pool that checkpoint names.
+        self.retired += self.snapshots[:-self.config.opponents.max_snapshots]
         self.snapshots = self.snapshots[-self.config.opponents.max_snapshots:]
         self._push_pool(force=True)
 
@@ -116,6 +118,9 @@ class RunCallback(BaseCallback):
                                   {"num_timesteps": step, "snapshots": [Path(p).name for p in self.snapshots],
                                    "mix": self.mix})
             self.last_checkpoint = step
+            for old in self.retired:
+                Path(old).unlink(missing_ok=True)
+            self.retired = []
         return path
 
     def _evaluate(self) -> None:

@@ -120,6 +120,12 @@ def new_run_dir(config: TrainConfig, root: Path = Path("runs")) -> Path:
 
 def latest_checkpoint(run_dir: Path) -> tuple[Path, dict] | None:
     """The newest complete checkpoint of a run and its pool state."""
+    found = checkpoints(run_dir)
+    return found[0] if found else None
+
+
+def checkpoints(run_dir: Path) -> list[tuple[Path, dict]]:
+    """The run's complete checkpoints (model and pool state both there), newest first."""
     import json
 
     found = []
@@ -128,10 +134,7 @@ def latest_checkpoint(run_dir: Path) -> tuple[Path, dict] | None:
         state = path.with_name(f"state_{m.group(1)}.json") if m else None
         if m and state.exists():
             found.append((int(m.group(1)), path, state))
-    if not found:
-        return None
-    _, path, state = max(found)
-    return path, json.loads(state.read_text())
+    return [(path, json.loads(state.read_text())) for _, path, state in sorted(found, reverse=True)]
 
 
 def train(config: TrainConfig, runs_root: Path = Path("runs"), progress: bool = True) -> Path:
@@ -211,15 +214,27 @@ def resume(run_dir: Path, total_steps: int | None = None, progress: bool = True,
         tmp = run_dir / "config.yaml.partial"  # the new budget is the run's from now on
         tmp.write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
         tmp.replace(run_dir / "config.yaml")
-    found = latest_checkpoint(run_dir)
-    if found is None:
+    found = checkpoints(run_dir)
+    if not found:
         raise RunError(f"{run_dir}: no checkpoint to resume from yet (checkpoints/ is empty); start it again")
-    path, state = found
+    vec_env = make_vec_env(config)
+    model = None
+    for path, state in found:  # the newest that loads: a damaged file falls back to the one before
+        try:
+            model = MaskablePPO.load(path, env=vec_env, device="cpu", tensorboard_log=str(run_dir / "tb"))
+            break
+        except Exception as err:  # noqa: BLE001 - any unreadable zip
+            print(f"warning: checkpoint {path.name} cannot be loaded ({err}); trying the one before",
+                  file=sys.stderr)
+    if model is None:
+        close_vec_env(vec_env)
+        raise RunError(f"{run_dir}: no checkpoint could be loaded")
     snapshots = [str(run_dir / "snapshots" / name) for name in state.get("snapshots", [])
                  if (run_dir / "snapshots" / name).is_file()]
+    if len(snapshots) < len(state.get("snapshots", [])):
+        print(f"warning: {len(state['snapshots']) - len(snapshots)} snapshot(s) of the pool are missing",
+              file=sys.stderr)
     _truncate_eval(run_dir / "eval.csv", state["num_timesteps"])
-    vec_env = make_vec_env(config)
-    model = MaskablePPO.load(path, env=vec_env, device="cpu", tensorboard_log=str(run_dir / "tb"))
     with (run_dir / "command.txt").open("a") as f:
         f.write(shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]]) + f"   # resumed at step {model.num_timesteps}\n")
     _learn(model, config, run_dir, snapshots=snapshots, progress=progress)

@@ -51,7 +51,7 @@ def test_a_tiny_run_writes_checkpoints_curve_and_logs_and_resumes(tiny, tmp_path
         assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
 
 
-def test_resume_after_a_kill_starts_from_the_last_complete_checkpoint(tiny, tmp_path):
+def test_resume_after_a_kill_starts_from_the_last_complete_checkpoint(tiny, tmp_path, capsys):
     run = train(tiny("naval", checkpoint_every=64, total_steps=128), runs_root=tmp_path, progress=False)
     assert sorted(_steps(p) for p in (run / "checkpoints").glob("model_*.zip")) == [64, 128]
     # A kill during the save of step 192 leaves a partial file, or a model without its pool state:
@@ -61,8 +61,12 @@ def test_resume_after_a_kill_starts_from_the_last_complete_checkpoint(tiny, tmp_
     (run / "final.zip").unlink()
     checkpoint, state = latest_checkpoint(run)
     assert _steps(checkpoint) == 128
+    # The newest complete checkpoint is damaged (say, a power loss): resume falls back to the one before.
+    checkpoint.write_bytes(b"")
     resume(run, total_steps=256, progress=False)
-    assert latest_checkpoint(run)[1]["num_timesteps"] == 256
+    # From step 64, whole rollouts of 128 steps: 64 + 2 x 128.
+    assert latest_checkpoint(run)[1]["num_timesteps"] == 320
+    assert "model_000000128.zip cannot be loaded" in capsys.readouterr().err
 
 
 def test_resume_of_a_folder_that_is_not_a_run_is_a_clear_error(tmp_path, capsys):

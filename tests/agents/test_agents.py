@@ -7,7 +7,7 @@ import pytest
 
 import agents
 from agents.spec import AgentSpecError, parse_spec
-from cardwar.match import make_env, play_game, run_match
+from cardwar.match import make_env, play_agents, play_game, run_match
 from envs.hexwar.config import HexConfig
 from envs.hexwar.observation import encode_observation
 from envs.naval.observation import encode_observation as encode_naval
@@ -16,20 +16,16 @@ GAMES = [("naval", None), ("hexwar", "meeting_engagement"), ("hexwar", "random")
 
 
 def _play(game, scenario, specs, seed, rules=None):
-    env = make_env(game, scenario, rules)
-    env.reset(seed=seed)
-    players = dict(zip(env.possible_agents, (agents.make(s, game, seed=seed + i) for i, s in enumerate(specs))))
+    """One game through ``match.play_agents``, checking every move against the mover's mask."""
     trail = []
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        a = players[agent].act(obs, env.view(agent))
+
+    def check(agent, obs, a):
         assert obs["action_mask"][a] == 1, f"{agent} chose illegal {a}"
         trail.append(a)
-        env.step(a)
-    return trail, env.state.returns()
+
+    first, second = (agents.make(s, game, seed=seed + i) for i, s in enumerate(specs))
+    returns = play_agents(make_env(game, scenario, rules), first, second, seed, on_move=check)
+    return trail, returns
 
 
 @pytest.mark.parametrize("game, scenario", GAMES)

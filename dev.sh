@@ -22,15 +22,16 @@ ensure_venv() {
         echo "dev.sh: creating .venv/ ..." >&2
         "$(find_python)" -m venv .venv
     fi
-    # Reinstall whenever pyproject.toml changes.
+    # Reinstall whenever pyproject.toml or constraints.txt changes.
     local want have=""
-    want=$(cksum pyproject.toml | cut -d' ' -f1)
+    want=$(cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
     [ -f .venv/.cardwar-installed ] && have=$(cat .venv/.cardwar-installed)
     if [ "$want" != "$have" ]; then
         echo "dev.sh: installing cardwar and its dependencies into .venv/ ..." >&2
-        # torch first, pinned: the CPU wheel (a loose requirement would pull a CUDA build of several GB)
-        .venv/bin/python -m pip install --quiet --disable-pip-version-check "torch==2.13.0"
-        .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,bench]"
+        # torch first, pinned by constraints.txt to the CPU wheel (the package itself asks only
+        # torch>=2.3; left loose, pip would pull a CUDA build of several GB)
+        .venv/bin/python -m pip install --quiet --disable-pip-version-check -c constraints.txt torch
+        .venv/bin/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[test,bench]"
         echo "$want" > .venv/.cardwar-installed
     fi
 }

@@ -5,7 +5,7 @@ and the engine's information view of that seat, and returns a legal action
 id. It never reads the full state: the other hand, the deck order, hidden
 units and future dice are out of its reach by construction.
 
-Agents are named by spec strings (:mod:`agents.spec`); :func:`make` builds one:
+Agents are named by spec strings (:mod:`cardwar.agents.spec`); :func:`make` builds one:
 
     agents.make("heuristic", "naval", seed=1)
     agents.make("random", "hexwar")
@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from agents.spec import AgentSpecError, parse_spec
+from cardwar.agents.spec import AgentSpecError, parse_spec
 
 GAMES = ("naval", "hexwar")
 
@@ -48,26 +48,26 @@ class RandomAgent:
 
 def _heuristic(game: str, seed: int | None = None, **options: Any):
     if game == "naval":
-        from agents.naval_heuristic import NavalHeuristic
+        from cardwar.agents.naval_heuristic import NavalHeuristic
 
         return NavalHeuristic(seed=seed, **options)
-    from agents.hexwar_heuristic import HexHeuristic
+    from cardwar.agents.hexwar_heuristic import HexHeuristic
 
     return HexHeuristic(seed=seed, **options)
 
 
 def _mcts(game: str, seed: int | None = None, **options: Any):
     if game == "naval":
-        from agents.naval_search import NavalSearch
+        from cardwar.agents.naval_search import NavalSearch
 
         return NavalSearch(seed=seed, **options)
-    from agents.hexwar_search import HexSearch
+    from cardwar.agents.hexwar_search import HexSearch
 
     return HexSearch(seed=seed, **options)
 
 
 def _ppo(game: str, seed: int | None = None, path: str | None = None, deterministic: bool = True):
-    from agents.ppo_agent import PPOAgent
+    from cardwar.agents.ppo_agent import PPOAgent
 
     return PPOAgent(game, path=path, deterministic=deterministic, seed=seed)
 

@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.hexwar.actions import DECODED, EVADE, NO_EVADE, PASS, Kind
-from envs.hexwar.config import HexConfig
-from envs.hexwar.geometry import DIST, NEIGH
-from envs.hexwar.scenario import cell_of
-from envs.hexwar.shooting import D3_FACES, shot_modifier, type_modifier
-from envs.hexwar.sighting import takes_cover
-from envs.hexwar.state import HexPhase
-from envs.hexwar.terrain import COVER, OPEN
-from envs.hexwar.units import STATS, FireClass, TargetClass
-from envs.hexwar.view import HexView, UnitView
+from cardwar.envs.hexwar.actions import DECODED, EVADE, NO_EVADE, PASS, Kind
+from cardwar.envs.hexwar.config import HexConfig
+from cardwar.envs.hexwar.geometry import DIST, NEIGH
+from cardwar.envs.hexwar.scenario import cell_of
+from cardwar.envs.hexwar.shooting import D3_FACES, shot_modifier, type_modifier
+from cardwar.envs.hexwar.sighting import takes_cover
+from cardwar.envs.hexwar.state import HexPhase
+from cardwar.envs.hexwar.terrain import COVER, OPEN
+from cardwar.envs.hexwar.units import STATS, FireClass, TargetClass
+from cardwar.envs.hexwar.view import HexView, UnitView
 
 _DEFAULT = HexConfig()
 

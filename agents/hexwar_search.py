@@ -13,13 +13,13 @@ import math
 
 import numpy as np
 
-from agents.hexwar_heuristic import HexHeuristic
-from agents.mcts import ISMCTS
-from envs.hexwar.actions import EVADE, PASS
-from envs.hexwar.config import HexConfig
-from envs.hexwar.state import HexPhase, HexState, PendingShot
-from envs.hexwar.units import ELIMINATED_AFTER, STATS
-from envs.hexwar.view import HexView
+from cardwar.agents.hexwar_heuristic import HexHeuristic
+from cardwar.agents.mcts import ISMCTS
+from cardwar.envs.hexwar.actions import EVADE, PASS
+from cardwar.envs.hexwar.config import HexConfig
+from cardwar.envs.hexwar.state import HexPhase, HexState, PendingShot
+from cardwar.envs.hexwar.units import ELIMINATED_AFTER, STATS
+from cardwar.envs.hexwar.view import HexView
 
 
 def determinize(v: HexView, rng: np.random.Generator) -> HexState:

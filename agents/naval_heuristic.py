@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.naval.actions import DECODED, KEEP, MULLIGAN, NODEFEND, PASS, ActionKind, AttackStyle
-from envs.naval.battle import attack_ships, defence_support
-from envs.naval.cards import card_rank
-from envs.naval.hands import hand_strength
-from envs.naval.seemap import NEIGHBOURS, depth, seaports
-from envs.naval.state import Phase
-from envs.naval.view import NavalView
+from cardwar.envs.naval.actions import DECODED, KEEP, MULLIGAN, NODEFEND, PASS, ActionKind, AttackStyle
+from cardwar.envs.naval.battle import attack_ships, defence_support
+from cardwar.envs.naval.cards import card_rank
+from cardwar.envs.naval.hands import hand_strength
+from cardwar.envs.naval.seemap import NEIGHBOURS, depth, seaports
+from cardwar.envs.naval.state import Phase
+from cardwar.envs.naval.view import NavalView
 
 
 def _keep_value(card: int) -> int:

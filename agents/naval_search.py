@@ -11,13 +11,13 @@ import math
 
 import numpy as np
 
-from agents.mcts import ISMCTS
-from agents.naval_heuristic import NavalHeuristic
-from envs.naval.config import NavalConfig
-from envs.naval.scoring import sealanes_occupied
-from envs.naval.seemap import depth
-from envs.naval.state import NavalState, PendingAttack, Phase
-from envs.naval.view import NavalView
+from cardwar.agents.mcts import ISMCTS
+from cardwar.agents.naval_heuristic import NavalHeuristic
+from cardwar.envs.naval.config import NavalConfig
+from cardwar.envs.naval.scoring import sealanes_occupied
+from cardwar.envs.naval.seemap import depth
+from cardwar.envs.naval.state import NavalState, PendingAttack, Phase
+from cardwar.envs.naval.view import NavalView
 
 
 def determinize(v: NavalView, rng: np.random.Generator) -> NavalState:

@@ -8,13 +8,16 @@ as in training. Models are loaded once per process and shared.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from agents.spec import AgentSpecError
+from cardwar.agents.spec import AgentSpecError
 
 PRETRAINED = Path(__file__).parent / "pretrained"
 
@@ -24,10 +27,31 @@ def pretrained_path(game: str) -> Path:
     return PRETRAINED / f"{game}_ppo.zip"
 
 
+@contextmanager
+def _legacy_module_names() -> Iterator[None]:
+    """Let models saved by cardwar 0.1 (classes pickled as ``training.features.HexCNN``) load.
+
+    Only names that are not importable are aliased, and only while loading.
+    """
+    import importlib
+
+    added = []
+    for old in ("training", "training.features"):
+        if old not in sys.modules:
+            sys.modules[old] = importlib.import_module("cardwar." + old)
+            added.append(old)
+    try:
+        yield
+    finally:
+        for old in added:
+            sys.modules.pop(old, None)
+
+
 def _read(path: str) -> Any:
     from sb3_contrib import MaskablePPO
 
-    model = MaskablePPO.load(path, device="cpu")
+    with _legacy_module_names():
+        model = MaskablePPO.load(path, device="cpu")
     model.policy.optimizer = None  # playing only: free the optimizer's moment estimates
     return model
 
@@ -47,7 +71,7 @@ def load_model(path: str | Path, game: str, cache: bool = True) -> Any:
         model = _load(str(p.resolve()), p.stat().st_mtime) if cache else _read(str(p))
     except Exception as err:  # a zip that is not an SB3 model: say so, no traceback
         raise AgentSpecError(f"ppo: {str(p)!r} is not a MaskablePPO model saved by cardwar ({err})") from None
-    from envs import make_raw_env
+    from cardwar.envs import make_raw_env
 
     env = make_raw_env(game)
     n_actions = env.NUM_ACTIONS

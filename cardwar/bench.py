@@ -17,13 +17,13 @@ import numpy as np
 
 
 def _naval_env():
-    from envs import naval_v0
+    from cardwar.envs import naval_v0
 
     return naval_v0.env()
 
 
 def _naval_raw_env():
-    from envs import naval_v0
+    from cardwar.envs import naval_v0
 
     return naval_v0.raw_env()
 
@@ -35,7 +35,7 @@ def _connect_four_raw_env():
 
 
 def _hexwar_env():
-    from envs import hexwar_v0
+    from cardwar.envs import hexwar_v0
 
     return hexwar_v0.env()
 
@@ -63,8 +63,8 @@ def _api_floor_env():
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 
-    from envs.naval import NUM_ACTIONS
-    from envs.naval.observation import OBS_SIZE
+    from cardwar.envs.naval import NUM_ACTIONS
+    from cardwar.envs.naval.observation import OBS_SIZE
 
     class ApiFloor(AECEnv):
         metadata = {"render_modes": [], "name": "api_floor"}
@@ -140,7 +140,7 @@ def random_play(env, seconds: float, seed: int) -> tuple[int, float, int]:
 
 def _engine_steps_per_second(seconds: float) -> float:
     """The naval rules engine alone (no env, no observation): what a search bot sees."""
-    from envs.naval import NavalState
+    from cardwar.envs.naval import NavalState
 
     rng = np.random.default_rng(0)
     steps, start, g = 0, time.perf_counter(), 0
@@ -156,7 +156,7 @@ def _engine_steps_per_second(seconds: float) -> float:
 
 def measure(seconds: float = 6.0, rounds: int = 3) -> dict:
     """Steps/s of every env, measured in ``rounds`` interleaved rounds."""
-    from envs.naval import hand_strength
+    from cardwar.envs.naval import hand_strength
 
     hand_strength([0])  # build the hand table outside the timed part
     totals = {name: [0, 0.0, 0] for name in ENVS}

@@ -72,11 +72,13 @@ def _reference(steps: int, env: gymnasium.Env | None = None) -> float:
 
 
 def _game(game: str, steps: int) -> float:
-    from training.callbacks import RunCallback
-    from training.config import load_config
-    from training.trainer import make_vec_env, new_model
+    from cardwar.training.callbacks import RunCallback
+    from cardwar.training.config import load_config
+    from cardwar.training.trainer import make_vec_env, new_model
 
-    config = load_config(Path(__file__).resolve().parent.parent / "configs" / "training" / f"{game}.yaml",
+    from cardwar.configs import training_config_path
+
+    config = load_config(training_config_path(game),
                          ["eval.games=0", f"checkpoint_every={10**9}", f"opponents.snapshot_every={10**9}"])
     config.total_steps = steps
     with tempfile.TemporaryDirectory() as tmp:
@@ -95,8 +97,8 @@ def run_training_bench(steps: int = 8192, as_json: bool = False) -> dict:
     """Measure, print and return steps/s of the reference and both games."""
     from tqdm import tqdm
 
-    from training.opponents import OpponentPool
-    from training.selfplay_env import SelfPlayEnv
+    from cardwar.training.opponents import OpponentPool
+    from cardwar.training.selfplay_env import SelfPlayEnv
 
     runs = {"reference": lambda: _reference(steps), "naval": lambda: _game("naval", steps),
             "hexwar": lambda: _game("hexwar", steps)}

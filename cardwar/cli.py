@@ -10,8 +10,8 @@ import argparse
 import json
 import sys
 
-from envs.hexwar.config import HexConfigError
-from envs.naval import ConfigError, NavalConfig
+from cardwar.envs.hexwar.config import HexConfigError
+from cardwar.envs.naval import ConfigError, NavalConfig
 
 
 class UsageError(Exception):
@@ -38,7 +38,7 @@ def _play(args: argparse.Namespace) -> int:
         args.a, args.b = ("human", args.opponent) if human_first else (args.opponent, "human")
         args.quiet = False
     if args.game == "hexwar":
-        from envs.hexwar.config import HexConfig
+        from cardwar.envs.hexwar.config import HexConfig
 
         rules = HexConfig.from_dict(parse_rule_options(args.rule)).to_dict()
         viewer = {"A": "blue", "B": "red"}.get(args.viewer, args.viewer)
@@ -53,7 +53,7 @@ def _play(args: argparse.Namespace) -> int:
 
 def _rules_for(game: str, items: list[str] | None) -> dict:
     """Validated rule options of ``game`` as a plain dict."""
-    from envs.hexwar.config import HexConfig
+    from cardwar.envs.hexwar.config import HexConfig
 
     opts = parse_rule_options(items)
     return (HexConfig if game == "hexwar" else NavalConfig).from_dict(opts).to_dict()
@@ -98,7 +98,7 @@ def _bench(args: argparse.Namespace) -> int:
 def _train(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from training.trainer import resume, train
+    from cardwar.training.trainer import resume, train
 
     if args.steps is not None and args.steps < 1:
         raise UsageError("--steps must be at least 1")
@@ -112,16 +112,17 @@ def _train(args: argparse.Namespace) -> int:
                              "(use --steps to extend the budget)")
         run_dir = resume(Path(args.resume), total_steps=args.steps, progress=not args.quiet, game=args.game)
     else:
-        from training.config import load_config
+        from cardwar.configs import training_config_path
+        from cardwar.training.config import load_config
 
-        config = load_config(args.config or f"configs/training/{args.game}.yaml", args.set)
+        config = load_config(args.config or training_config_path(args.game), args.set)
         if config.game != args.game:
             raise UsageError(f"the config is for {config.game!r}, not {args.game!r}")
         if args.steps is not None:
             config.total_steps = args.steps
         run_dir = train(config, runs_root=Path(args.runs), progress=not args.quiet)
     if args.export:
-        from training.trainer import export_for_play
+        from cardwar.training.trainer import export_for_play
 
         print(f"exported for play: {export_for_play(run_dir / 'final.zip', Path(args.export))}")
     print(f"run folder: {run_dir}")

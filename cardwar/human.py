@@ -26,10 +26,10 @@ class HumanPlayer:
         self.name = "human"
         self.game, self.seat, self.show, self.read, self.out, self.picture = game, seat, show, read, out, picture
         if game == "naval":
-            from envs.naval import NotationError, action_to_string, string_to_action
+            from cardwar.envs.naval import NotationError, action_to_string, string_to_action
         else:
-            from envs.hexwar.actions import HexNotationError as NotationError  # type: ignore[assignment]
-            from envs.hexwar.actions import action_to_string, string_to_action  # type: ignore[assignment]
+            from cardwar.envs.hexwar.actions import HexNotationError as NotationError  # type: ignore[assignment]
+            from cardwar.envs.hexwar.actions import action_to_string, string_to_action  # type: ignore[assignment]
         self._to_str, self._parse, self._error = action_to_string, string_to_action, NotationError
 
     def act(self, observation: dict[str, np.ndarray], view: Any) -> int:

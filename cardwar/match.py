@@ -13,8 +13,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-import agents
-from envs import make_raw_env as make_env
+from cardwar import agents
+from cardwar.envs import make_raw_env as make_env
 
 
 @dataclass

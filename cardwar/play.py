@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import agents
+from cardwar import agents
 from cardwar.human import HumanPlayer, QuitGame
-from envs import naval_v0
-from envs.naval import NavalConfig, action_to_string
-from envs.naval.render import narrate, render_state, render_view
-from envs.naval.scoring import describe_result
+from cardwar.envs import naval_v0
+from cardwar.envs.naval import NavalConfig, action_to_string
+from cardwar.envs.naval.render import narrate, render_state, render_view
+from cardwar.envs.naval.scoring import describe_result
 
 _VIEWERS = {"spectator": None, "omniscient": "omniscient", "A": 0, "B": 1}
 
@@ -93,10 +93,10 @@ def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red:
 
     ``png`` writes the final map picture (as ``viewer`` sees it) to that path.
     """
-    from envs import hexwar_v0
-    from envs.hexwar.picture import render_rgb
-    from envs.hexwar.text import describe_result, narrate, render_state
-    from envs.hexwar.text import render_view as hex_view_text
+    from cardwar.envs import hexwar_v0
+    from cardwar.envs.hexwar.picture import render_rgb
+    from cardwar.envs.hexwar.text import describe_result, narrate, render_state
+    from cardwar.envs.hexwar.text import render_view as hex_view_text
 
     who = {"spectator": None, "omniscient": "omniscient", "blue": 0, "red": 1}[viewer]
     env = hexwar_v0.raw_env(scenario=scenario, rules=rules)
@@ -137,7 +137,7 @@ def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red:
     if png:
         from PIL import Image
 
-        from envs.hexwar.picture import render_rgb
+        from cardwar.envs.hexwar.picture import render_rgb
 
         Image.fromarray(render_rgb(s, who)).save(png)
         out(f"Picture written to {png}")

@@ -1,4 +1,4 @@
-"""cardwar environments: rules engines (``envs.naval``) and PettingZoo AEC envs (``envs.naval_v0``).
+"""cardwar environments: rules engines (``cardwar.envs.naval``) and PettingZoo AEC envs (``cardwar.envs.naval_v0``).
 
 Importing this package registers ``cardwar/naval-v0`` and ``cardwar/hexwar-v0`` with
 PettingZoo, so that ``pettingzoo.make("aec", "cardwar/naval-v0")`` works. The engines themselves
@@ -14,7 +14,7 @@ except ImportError:  # engine-only installs
 if _register is not None:
     from pettingzoo import aec_registry as _aec_registry
 
-    for _id, _entry in (("cardwar/naval-v0", "envs.naval_v0:env"), ("cardwar/hexwar-v0", "envs.hexwar_v0:env")):
+    for _id, _entry in (("cardwar/naval-v0", "cardwar.envs.naval_v0:env"), ("cardwar/hexwar-v0", "cardwar.envs.hexwar_v0:env")):
         if _id not in _aec_registry:
             _register("aec", _id, entry_point=_entry)
 
@@ -22,11 +22,11 @@ if _register is not None:
 def make_raw_env(game: str, scenario: str | None = None, rules: dict | None = None):
     """The raw AEC env of ``game`` ("naval" or "hexwar"; ``scenario`` is the hex game's)."""
     if game == "naval":
-        from envs import naval_v0
+        from cardwar.envs import naval_v0
 
         return naval_v0.raw_env(rules=rules)
     if game == "hexwar":
-        from envs import hexwar_v0
+        from cardwar.envs import hexwar_v0
 
         return hexwar_v0.raw_env(scenario=scenario or hexwar_v0.DEFAULT_SCENARIO, rules=rules)
     raise ValueError(f"unknown game {game!r}; games: naval, hexwar")

@@ -19,7 +19,7 @@ unit whose card is up, or the side deciding on evasive action.
 12 x 10 grid (rows x columns, odd-r layout): terrain, own and enemy units by
 type, hits, activated, the unit to act, smoke, objectives, the rest of the
 activation order, a pending shot, own hidden units, and whole-board facts as
-constant planes (list: `envs.hexwar.observation.PLANES`). Built from the
+constant planes (list: `cardwar.envs.hexwar.observation.PLANES`). Built from the
 side's information view: hidden enemy units never appear.
 
 ## Actions
@@ -37,7 +37,7 @@ render_viewer=None)`: `scenario` is a shipped name, a path to a YAML file, or
 `"random"` (a new procedural scenario each reset, from the reset seed), or one
 of its two disjoint halves `"random:train"` / `"random:test"` (even / odd
 generator seeds: train on one, test on maps never seen);
-`rules` is a dict of `envs.hexwar.config.HexConfig` options; `render_viewer` is
+`rules` is a dict of `cardwar.envs.hexwar.config.HexConfig` options; `render_viewer` is
 `"blue"`, `"red"`, `None` (spectator) or `"omniscient"`.
 
 ## Version history
@@ -52,13 +52,13 @@ import numpy as np
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from envs.hexwar.actions import NUM_ACTIONS
-from envs.hexwar.config import HexConfig
-from envs.hexwar.observation import OBS_SHAPE, encode_observation
-from envs.hexwar.scenario import Scenario, load_scenario
-from envs.hexwar.state import HexIllegalActionError, HexState
-from envs.hexwar.text import render_state
-from envs.turn_based_env import TurnBasedEnv, standard_wrappers
+from cardwar.envs.hexwar.actions import NUM_ACTIONS
+from cardwar.envs.hexwar.config import HexConfig
+from cardwar.envs.hexwar.observation import OBS_SHAPE, encode_observation
+from cardwar.envs.hexwar.scenario import Scenario, load_scenario
+from cardwar.envs.hexwar.state import HexIllegalActionError, HexState
+from cardwar.envs.hexwar.text import render_state
+from cardwar.envs.turn_based_env import TurnBasedEnv, standard_wrappers
 
 AGENTS = ["blue", "red"]
 DEFAULT_SCENARIO = "meeting_engagement"
@@ -105,7 +105,7 @@ class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801
         game_seed = int(seeder.integers(2**63))
         scenario = self.fixed_scenario
         if self.random_scenarios:
-            from envs.hexwar.generator import generate_scenario
+            from cardwar.envs.hexwar.generator import generate_scenario
 
             scenario = generate_scenario(_split_seed(int(seeder.integers(2**31)), self.split))
         return HexState.new_game(scenario, self.config, game_seed)
@@ -117,7 +117,7 @@ class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801
         return render_state(self.state, viewer)
 
     def _render_rgb(self, viewer: int | str | None) -> np.ndarray:
-        from envs.hexwar.picture import render_rgb
+        from cardwar.envs.hexwar.picture import render_rgb
 
         return render_rgb(self.state, viewer)
 

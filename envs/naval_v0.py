@@ -26,7 +26,7 @@ of a pending attack); layout in `envs/naval/observation.py`. The mask is exact:
 ## Actions
 One flat Discrete space; table in `envs/naval/actions.py`: deploy (card x
 Seazone), attack (line x style x face-down card), defend (card), nodefend, pass,
-keep, mulligan, sink (Seazone). `envs.naval.action_to_string` and
+keep, mulligan, sink (Seazone). `cardwar.envs.naval.action_to_string` and
 `string_to_action` convert ids to the notation (`deploy 7H D`,
 `attack E>F broadside 4D`, `defend 9S`, `nodefend`, `pass`).
 
@@ -36,11 +36,11 @@ at every other step.
 
 ## Arguments
 `naval_v0.env(render_mode=None, rules=None, render_viewer=None)`: `rules` is a
-dict of rule options (`envs.naval.NavalConfig`); `render_viewer` is
+dict of rule options (`cardwar.envs.naval.NavalConfig`); `render_viewer` is
 `"captain_a"`, `"captain_b"`, `None` (a spectator who sees no hand) or
 `"omniscient"` (both hands, for debugging).
 
-In `raw_env` an illegal action raises `envs.naval.IllegalActionError`; `env()`
+In `raw_env` an illegal action raises `cardwar.envs.naval.IllegalActionError`; `env()`
 adds PettingZoo's standard wrappers, so an illegal action ends the game with
 -1 for the offender, as in the classic envs.
 
@@ -56,10 +56,10 @@ import numpy as np
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from envs.naval import NUM_ACTIONS, IllegalActionError, NavalConfig, NavalState
-from envs.naval.observation import OBS_SIZE, encode_observation
-from envs.naval.render import render_state
-from envs.turn_based_env import TurnBasedEnv, standard_wrappers
+from cardwar.envs.naval import NUM_ACTIONS, IllegalActionError, NavalConfig, NavalState
+from cardwar.envs.naval.observation import OBS_SIZE, encode_observation
+from cardwar.envs.naval.render import render_state
+from cardwar.envs.turn_based_env import TurnBasedEnv, standard_wrappers
 
 AGENTS = ["captain_a", "captain_b"]
 

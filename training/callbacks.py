@@ -14,8 +14,8 @@ from typing import Any
 
 from stable_baselines3.common.callbacks import BaseCallback
 
-from training.config import TrainConfig
-from training.evaluate import append_csv, evaluate, plot_curve, read_csv
+from cardwar.training.config import TrainConfig
+from cardwar.training.evaluate import append_csv, evaluate, plot_curve, read_csv
 
 
 def _next(step: int, every: int) -> int:

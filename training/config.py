@@ -195,7 +195,7 @@ def _check(c: TrainConfig) -> None:
         _fail("opponents", "snapshot_every and max_snapshots must be positive")
     if c.eval.every < 1 or c.eval.games < 0:
         _fail("eval", "every must be positive and games at least 0")
-    from agents.spec import AgentSpecError, parse_spec
+    from cardwar.agents.spec import AgentSpecError, parse_spec
 
     if c.imitation.games < 0 or c.imitation.epochs < 1 or c.imitation.batch_size < 1:
         _fail("imitation", "games must be >= 0, epochs and batch_size positive")

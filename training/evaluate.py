@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import agents
-from agents.ppo_agent import PPOAgent
+from cardwar import agents
+from cardwar.agents.ppo_agent import PPOAgent
 from cardwar.match import MatchResult, play_agents
-from envs import make_raw_env
+from cardwar.envs import make_raw_env
 
 
 @dataclass

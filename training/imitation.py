@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-import agents
+from cardwar import agents
 from cardwar.match import play_agents
-from envs import make_raw_env
+from cardwar.envs import make_raw_env
 
 
 @dataclass

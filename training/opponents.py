@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-import agents
+from cardwar import agents
 
 
 class OpponentPool:
@@ -49,7 +49,7 @@ class OpponentPool:
         if name == "snapshots":
             path = self.snapshots[int(rng.integers(len(self.snapshots)))]
             if path not in self._loaded:  # uncached: a snapshot dropped from the pool is freed
-                from agents.ppo_agent import PPOAgent
+                from cardwar.agents.ppo_agent import PPOAgent
 
                 self._loaded[path] = PPOAgent(self.game, path=path, deterministic=False,
                                               seed=int(rng.integers(2**31)), cache=False)

@@ -21,8 +21,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from envs import make_raw_env
-from training.opponents import OpponentPool
+from cardwar.envs import make_raw_env
+from cardwar.training.opponents import OpponentPool
 
 
 class SelfPlayEnv(gymnasium.Env):

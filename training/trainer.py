@@ -26,9 +26,9 @@ from typing import Any
 
 import yaml
 
-from training.config import TrainConfig, TrainConfigError, config_from_dict
-from training.opponents import OpponentPool
-from training.selfplay_env import SelfPlayEnv
+from cardwar.training.config import TrainConfig, TrainConfigError, config_from_dict
+from cardwar.training.opponents import OpponentPool
+from cardwar.training.selfplay_env import SelfPlayEnv
 
 
 class RunError(ValueError):
@@ -86,7 +86,7 @@ def policy_kwargs(config: TrainConfig) -> dict[str, Any]:
     kwargs: dict[str, Any] = {"net_arch": {"pi": list(p.net_arch), "vf": list(p.net_arch)},
                               "activation_fn": nn.ReLU if p.activation == "relu" else nn.Tanh}
     if p.features == "hex_cnn":
-        from training.features import HexCNN
+        from cardwar.training.features import HexCNN
 
         kwargs["features_extractor_class"] = HexCNN
         kwargs["features_extractor_kwargs"] = {"features_dim": p.features_dim, "channels": tuple(p.cnn_channels)}
@@ -151,13 +151,13 @@ def train(config: TrainConfig, runs_root: Path = Path("runs"), progress: bool = 
 
 def check_env_settings(config: TrainConfig) -> None:
     """Fail before any folder or process is made if the scenario or rule options are wrong."""
-    from envs.hexwar.config import HexConfigError
-    from envs.hexwar.scenario import ScenarioError
-    from envs.naval import ConfigError
+    from cardwar.envs.hexwar.config import HexConfigError
+    from cardwar.envs.hexwar.scenario import ScenarioError
+    from cardwar.envs.naval import ConfigError
 
-    import agents
-    from agents.spec import AgentSpecError
-    from training.callbacks import eval_scenario
+    from cardwar import agents
+    from cardwar.agents.spec import AgentSpecError
+    from cardwar.training.callbacks import eval_scenario
 
     try:
         SelfPlayEnv(config.game, scenario=config.env.scenario, rules=config.env.rules)
@@ -184,7 +184,7 @@ def warm_start(model: Any, config: TrainConfig, run_dir: Path, progress: bool) -
     """Imitation of the teacher before self-play (``imitation`` section); the fit goes to imitation.json."""
     import json
 
-    from training.imitation import collect, pretrain
+    from cardwar.training.imitation import collect, pretrain
 
     im = config.imitation
     demos = collect(config.game, im.games, im.teacher, tuple(im.opponents), config.env.scenario,
@@ -246,7 +246,7 @@ def export_for_play(model_path: Path, out: Path) -> Path:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from training.callbacks import save_atomically
+    from cardwar.training.callbacks import save_atomically
 
     model = MaskablePPO.load(model_path, device="cpu")
     model.policy.optimizer = torch.optim.Adam(model.policy.parameters(), lr=0.0)  # no moment estimates
@@ -270,7 +270,7 @@ def _truncate_eval(path: Path, step: int) -> None:
 
 
 def _learn(model: Any, config: TrainConfig, run_dir: Path, snapshots: list[str], progress: bool) -> None:
-    from training.callbacks import RunCallback, save_atomically
+    from cardwar.training.callbacks import RunCallback, save_atomically
 
     callback = RunCallback(config, run_dir, snapshots, progress=progress)
     remaining = config.total_steps - model.num_timesteps

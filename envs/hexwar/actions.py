@@ -22,8 +22,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
-from envs.hexwar.hexgrid import label, parse_label
-from envs.hexwar.scenario import MAX_HEIGHT, MAX_WIDTH, NUM_CELLS, cell_of, hex_of
+from cardwar.envs.hexwar.hexgrid import label, parse_label
+from cardwar.envs.hexwar.scenario import MAX_HEIGHT, MAX_WIDTH, NUM_CELLS, cell_of, hex_of
 
 MOVE_BASE = 0
 SHOOT_BASE = MOVE_BASE + NUM_CELLS  # 120

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from envs.rule_options import check_options, options_from_dict
+from cardwar.envs.rule_options import check_options, options_from_dict
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "cover_applies_to": ("infantry", "soft"),

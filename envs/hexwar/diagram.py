@@ -11,9 +11,9 @@ Units are numbered blue first, then red, in the order given.
 
 from __future__ import annotations
 
-from envs.hexwar.config import HexConfig
-from envs.hexwar.scenario import Scenario, scenario_from_dict
-from envs.hexwar.state import HexPhase, HexState
+from cardwar.envs.hexwar.config import HexConfig
+from cardwar.envs.hexwar.scenario import Scenario, scenario_from_dict
+from cardwar.envs.hexwar.state import HexPhase, HexState
 
 
 def scenario_from_text(terrain: str, blue: list[tuple[str, str | None]], red: list[tuple[str, str | None]],

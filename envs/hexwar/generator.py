@@ -1,7 +1,7 @@
 """Procedural scenarios for the hex WW2 game: seeded maps and points-balanced forces.
 
 ``generate_scenario(seed)`` draws everything from ``numpy.random.default_rng(seed)``,
-so a seed always gives the same :class:`~envs.hexwar.scenario.Scenario` and
+so a seed always gives the same :class:`~cardwar.envs.hexwar.scenario.Scenario` and
 different seeds give different battles. The steps:
 
 1. **Terrain.** Sometimes (about 40 %) a river meanders across the middle rows
@@ -27,7 +27,7 @@ different seeds give different battles. The steps:
    clear hex and one elsewhere. The defender's infantry and AT guns in cover may
    start hidden.
 
-The result is built with :func:`~envs.hexwar.scenario.scenario_from_dict`, so it
+The result is built with :func:`~cardwar.envs.hexwar.scenario.scenario_from_dict`, so it
 passes the same validation as a scenario file.
 """
 
@@ -38,10 +38,10 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from envs.hexwar.hexgrid import Hex, distance, from_offset, label, neighbours, to_offset
-from envs.hexwar.scenario import MAX_HEIGHT, MAX_WIDTH, SIDES, Scenario, scenario_from_dict
-from envs.hexwar.terrain import CHAR_OF, COVER, IMPASSABLE, Terrain, stack_limit
-from envs.hexwar.units import STATS, UnitType, type_name
+from cardwar.envs.hexwar.hexgrid import Hex, distance, from_offset, label, neighbours, to_offset
+from cardwar.envs.hexwar.scenario import MAX_HEIGHT, MAX_WIDTH, SIDES, Scenario, scenario_from_dict
+from cardwar.envs.hexwar.terrain import CHAR_OF, COVER, IMPASSABLE, Terrain, stack_limit
+from cardwar.envs.hexwar.units import STATS, UnitType, type_name
 
 MIN_WIDTH, MIN_HEIGHT = 6, 6
 """Smallest map: two deployment rows each side plus room in the middle."""

@@ -7,8 +7,8 @@ apart (both nudged lines, for lines of sight along hex edges).
 
 from __future__ import annotations
 
-from envs.hexwar.hexgrid import distance, lines_between, neighbours, to_offset
-from envs.hexwar.scenario import MAX_HEIGHT, MAX_WIDTH, NUM_CELLS, cell_of, hex_of
+from cardwar.envs.hexwar.hexgrid import distance, lines_between, neighbours, to_offset
+from cardwar.envs.hexwar.scenario import MAX_HEIGHT, MAX_WIDTH, NUM_CELLS, cell_of, hex_of
 
 HEXES = tuple(hex_of(c) for c in range(NUM_CELLS))
 

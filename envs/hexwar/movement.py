@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envs.hexwar.geometry import NEIGH
-from envs.hexwar.terrain import SLOW, Terrain
+from cardwar.envs.hexwar.geometry import NEIGH
+from cardwar.envs.hexwar.terrain import SLOW, Terrain
 
 
 def reachable(start: int, allowance: int, side: int, terrain: Sequence[Terrain], passable: Sequence[bool],

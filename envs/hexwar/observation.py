@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.hexwar.scenario import MAX_HEIGHT, MAX_OBJECTIVE_VALUE, MAX_WIDTH, NUM_CELLS, Scenario, cell_of
-from envs.hexwar.terrain import Terrain
-from envs.hexwar.units import UnitType
-from envs.hexwar.view import HexView
+from cardwar.envs.hexwar.scenario import MAX_HEIGHT, MAX_OBJECTIVE_VALUE, MAX_WIDTH, NUM_CELLS, Scenario, cell_of
+from cardwar.envs.hexwar.terrain import Terrain
+from cardwar.envs.hexwar.units import UnitType
+from cardwar.envs.hexwar.view import HexView
 
 PLANES = (
     [f"terrain_{t.name.lower()}" for t in Terrain] + ["off_map"]

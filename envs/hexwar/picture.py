@@ -3,7 +3,7 @@
 ``render_rgb(state, viewer)`` draws the board as ``viewer`` may know it: a side
 (0 blue, 1 red) sees its information view, ``None`` the spectator's view (no
 hidden unit), ``"omniscient"`` every living unit. Units always come from a
-:class:`~envs.hexwar.view.HexView`, so a hidden enemy unit never reaches the
+:class:`~cardwar.envs.hexwar.view.HexView`, so a hidden enemy unit never reaches the
 picture of a side or a spectator.
 
 Layout (about 900 x 710 px for a 12 x 10 map; the map part scales with the
@@ -41,13 +41,13 @@ from collections import OrderedDict
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from envs.hexwar.hexgrid import label
-from envs.hexwar.scenario import MAX_WIDTH, SIDES, Scenario, cell_of, hex_of
-from envs.hexwar.state import HexPhase, HexState
-from envs.hexwar.terrain import Terrain
-from envs.hexwar.text import describe_result
-from envs.hexwar.units import STATS, UnitType
-from envs.hexwar.view import HexView, UnitView
+from cardwar.envs.hexwar.hexgrid import label
+from cardwar.envs.hexwar.scenario import MAX_WIDTH, SIDES, Scenario, cell_of, hex_of
+from cardwar.envs.hexwar.state import HexPhase, HexState
+from cardwar.envs.hexwar.terrain import Terrain
+from cardwar.envs.hexwar.text import describe_result
+from cardwar.envs.hexwar.units import STATS, UnitType
+from cardwar.envs.hexwar.view import HexView, UnitView
 
 # ------------------------------------------------------------------ geometry and palette
 R = 40.0

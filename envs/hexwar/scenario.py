@@ -34,15 +34,15 @@ import pathlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from envs.hexwar.hexgrid import Hex, from_offset, label, parse_label, to_offset
-from envs.hexwar.terrain import CHARS, IMPASSABLE, Terrain, stack_limit
-from envs.hexwar.units import TYPE_NAMES, UnitType
+from cardwar.envs.hexwar.hexgrid import Hex, from_offset, label, parse_label, to_offset
+from cardwar.envs.hexwar.terrain import CHARS, IMPASSABLE, Terrain, stack_limit
+from cardwar.envs.hexwar.units import TYPE_NAMES, UnitType
 
 MAX_WIDTH, MAX_HEIGHT = 12, 10
 MAX_OBJECTIVE_VALUE = 10
 NUM_CELLS = MAX_WIDTH * MAX_HEIGHT
 SIDES = ("blue", "red")
-SCENARIO_DIR = pathlib.Path(__file__).resolve().parents[2] / "configs" / "scenarios" / "hexwar"
+from cardwar.configs import SCENARIO_DIR  # noqa: E402  (packaged data: found from anywhere)
 
 
 class ScenarioError(ValueError):

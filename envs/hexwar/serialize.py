@@ -11,12 +11,12 @@ import json
 
 import numpy as np
 
-from envs.hexwar.config import HexConfig
-from envs.hexwar.hexgrid import label, parse_label
-from envs.hexwar.scenario import cell_of, hex_of, scenario_from_dict
-from envs.hexwar.state import ELIMINATED, OFF_TABLE, HexPhase, HexState, PendingShot, ShotReport
-from envs.hexwar.units import TYPE_NAMES, type_name
-from envs.naval.cards import card_to_str, parse_card
+from cardwar.envs.hexwar.config import HexConfig
+from cardwar.envs.hexwar.hexgrid import label, parse_label
+from cardwar.envs.hexwar.scenario import cell_of, hex_of, scenario_from_dict
+from cardwar.envs.hexwar.state import ELIMINATED, OFF_TABLE, HexPhase, HexState, PendingShot, ShotReport
+from cardwar.envs.hexwar.units import TYPE_NAMES, type_name
+from cardwar.envs.naval.cards import card_to_str, parse_card
 
 FORMAT_VERSION = 1
 

@@ -6,7 +6,7 @@ never below zero.
 
 from __future__ import annotations
 
-from envs.hexwar.units import STATS, FireClass, TargetClass, UnitType
+from cardwar.envs.hexwar.units import STATS, FireClass, TargetClass, UnitType
 
 D3_FACES = (1, 1, 2, 2, 3, 3)
 """'a D3 dice (1,1,2,2,3,3)'."""

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from envs.hexwar.config import HexConfig
-from envs.hexwar.geometry import BETWEEN, DIST
-from envs.hexwar.terrain import BLOCKS_SIGHT, COVER, Terrain
-from envs.hexwar.units import SIGHT_RANGE, TargetClass, UnitType, STATS
+from cardwar.envs.hexwar.config import HexConfig
+from cardwar.envs.hexwar.geometry import BETWEEN, DIST
+from cardwar.envs.hexwar.terrain import BLOCKS_SIGHT, COVER, Terrain
+from cardwar.envs.hexwar.units import SIGHT_RANGE, TargetClass, UnitType, STATS
 
 
 def _line_clear(cells: Sequence[int], terrain: Sequence[Terrain], blockers: set[int], smoke: Sequence[int],

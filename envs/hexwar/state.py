@@ -17,17 +17,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from envs.hexwar.actions import (
+from cardwar.envs.hexwar.actions import (
     DECODED, EVADE, MOVE_BASE, NO_EVADE, NUM_ACTIONS, PASS, SHOOT_BASE, SMOKE_BASE, Kind, action_to_string, encode,
 )
-from envs.hexwar.config import HexConfig
-from envs.hexwar.geometry import DIST, NEIGH, WITHIN_SIGHT
-from envs.hexwar.movement import path_to, reachable
-from envs.hexwar.scenario import SIDES, Scenario, cell_of
-from envs.hexwar.shooting import hits_from, shot_modifier
-from envs.hexwar.sighting import line_of_sight, takes_cover
-from envs.hexwar.terrain import OPEN
-from envs.hexwar.units import ELIMINATED_AFTER, MORTAR_MIN_RANGE, DIRECT_RANGE, STATS, FireClass, UnitType
+from cardwar.envs.hexwar.config import HexConfig
+from cardwar.envs.hexwar.geometry import DIST, NEIGH, WITHIN_SIGHT
+from cardwar.envs.hexwar.movement import path_to, reachable
+from cardwar.envs.hexwar.scenario import SIDES, Scenario, cell_of
+from cardwar.envs.hexwar.shooting import hits_from, shot_modifier
+from cardwar.envs.hexwar.sighting import line_of_sight, takes_cover
+from cardwar.envs.hexwar.terrain import OPEN
+from cardwar.envs.hexwar.units import ELIMINATED_AFTER, MORTAR_MIN_RANGE, DIRECT_RANGE, STATS, FireClass, UnitType
 
 OFF_TABLE = -1
 ELIMINATED = -2
@@ -483,19 +483,19 @@ class HexState:
 
     def to_dict(self) -> dict:
         """The full state (hidden information included) as JSON-friendly data."""
-        from envs.hexwar.serialize import state_to_dict
+        from cardwar.envs.hexwar.serialize import state_to_dict
 
         return state_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> HexState:
         """Inverse of :meth:`to_dict`."""
-        from envs.hexwar.serialize import state_from_dict
+        from cardwar.envs.hexwar.serialize import state_from_dict
 
         return state_from_dict(data)
 
     def information_view(self, side: int | None):
         """What ``side`` may know (``None``: a spectator who sees no hidden unit)."""
-        from envs.hexwar.view import HexView
+        from cardwar.envs.hexwar.view import HexView
 
         return HexView.of(self, side)

@@ -8,13 +8,13 @@ unit to act, ``o`` objectives, ``s`` smoke.
 
 from __future__ import annotations
 
-from envs.hexwar.actions import DECODED, Kind, action_to_string
-from envs.hexwar.hexgrid import label
-from envs.hexwar.scenario import MAX_WIDTH, SIDES, Scenario, cell_of, hex_of
-from envs.hexwar.state import HexPhase, HexState
-from envs.hexwar.terrain import CHAR_OF
-from envs.hexwar.units import STATS
-from envs.hexwar.view import HexView
+from cardwar.envs.hexwar.actions import DECODED, Kind, action_to_string
+from cardwar.envs.hexwar.hexgrid import label
+from cardwar.envs.hexwar.scenario import MAX_WIDTH, SIDES, Scenario, cell_of, hex_of
+from cardwar.envs.hexwar.state import HexPhase, HexState
+from cardwar.envs.hexwar.terrain import CHAR_OF
+from cardwar.envs.hexwar.units import STATS
+from cardwar.envs.hexwar.view import HexView
 
 
 def _unit_code(side: int, utype) -> str:
@@ -67,7 +67,7 @@ def render_view(v: HexView, scenario: Scenario) -> str:
 
 def render_state(s: HexState, viewer: int | None | str = None) -> str:
     """Board text for a side (0/1), a spectator (None) or ``"omniscient"`` (hidden units too)."""
-    from envs.hexwar.view import HexView as _HexView
+    from cardwar.envs.hexwar.view import HexView as _HexView
 
     if viewer == "omniscient":
         return render_view(_HexView.of(s, None, everything=True), s.scenario)

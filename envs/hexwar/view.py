@@ -11,8 +11,8 @@ from __future__ import annotations
 import copy
 from typing import NamedTuple
 
-from envs.hexwar.state import ELIMINATED, HexPhase, HexState, PendingShot, ShotReport
-from envs.hexwar.units import UnitType
+from cardwar.envs.hexwar.state import ELIMINATED, HexPhase, HexState, PendingShot, ShotReport
+from cardwar.envs.hexwar.units import UnitType
 
 
 class UnitView(NamedTuple):

@@ -2,7 +2,7 @@
 
 Quick use::
 
-    from envs.naval import NavalState, action_to_string
+    from cardwar.envs.naval import NavalState, action_to_string
     s = NavalState.new_game(seed=7)
     while not s.is_terminal():
         s.apply_action(s.legal_actions()[0])
@@ -11,16 +11,16 @@ Quick use::
 Rules as implemented, and every reading of the seed: ``envs/naval/RULES.md``.
 """
 
-from envs.naval.actions import (
+from cardwar.envs.naval.actions import (
     NUM_ACTIONS, Action, ActionKind, AttackStyle, NotationError, action_to_string, decode_action,
     string_to_action,
 )
-from envs.naval.cards import CardError, card_to_str, parse_card
-from envs.naval.config import ConfigError, NavalConfig
-from envs.naval.hands import HandCategory, best_hand, compare_hands, hand_category, hand_key, hand_strength
-from envs.naval.state import IllegalActionError, NavalState, Phase, max_game_steps
-from envs.naval.view import NavalView
-from envs.naval.serialize import state_from_json, state_to_json
+from cardwar.envs.naval.cards import CardError, card_to_str, parse_card
+from cardwar.envs.naval.config import ConfigError, NavalConfig
+from cardwar.envs.naval.hands import HandCategory, best_hand, compare_hands, hand_category, hand_key, hand_strength
+from cardwar.envs.naval.state import IllegalActionError, NavalState, Phase, max_game_steps
+from cardwar.envs.naval.view import NavalView
+from cardwar.envs.naval.serialize import state_from_json, state_to_json
 
 __all__ = [
     "NUM_ACTIONS", "Action", "ActionKind", "AttackStyle", "CardError", "ConfigError", "HandCategory",

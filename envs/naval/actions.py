@@ -14,8 +14,8 @@
 | 3019         | mulligan                    | ``mulligan``                |
 | 3020..3028   | High Royal Flush: sink z    | ``sink E``                  |
 
-Cards are numbered as in :mod:`envs.naval.cards`, Seazones A..I as 0..8 and
-edges ``e`` index :data:`envs.naval.seemap.EDGES` (the 24 directed lines between
+Cards are numbered as in :mod:`cardwar.envs.naval.cards`, Seazones A..I as 0..8 and
+edges ``e`` index :data:`cardwar.envs.naval.seemap.EDGES` (the 24 directed lines between
 orthogonal neighbours). Style ``s`` is 0 for a Normal Attack and 1 for the
 attack the line's geometry allows: Broadside along a Row, Ramming along a Sealane.
 This module is the one place that turns ids into notation and back.
@@ -26,8 +26,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
-from envs.naval.cards import NUM_CARDS, CardError, card_to_str, parse_card
-from envs.naval.seemap import EDGE_INDEX, EDGES, NUM_ZONES, is_horizontal, parse_zone, zone_letter
+from cardwar.envs.naval.cards import NUM_CARDS, CardError, card_to_str, parse_card
+from cardwar.envs.naval.seemap import EDGE_INDEX, EDGES, NUM_ZONES, is_horizontal, parse_zone, zone_letter
 
 DEPLOY_BASE = 0
 ATTACK_BASE = DEPLOY_BASE + NUM_CARDS * NUM_ZONES  # 468

@@ -1,15 +1,15 @@
 """Sea Battles: which cards form each side's Poker Hand (seed, Attack Action table).
 
-Pure functions of the board; :mod:`envs.naval.state` applies their results.
+Pure functions of the board; :mod:`cardwar.envs.naval.state` applies their results.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from envs.naval.actions import AttackStyle
-from envs.naval.hands import HandCategory
-from envs.naval.seemap import NEIGHBOURS, depth, zone_lane, zone_row
+from cardwar.envs.naval.actions import AttackStyle
+from cardwar.envs.naval.hands import HandCategory
+from cardwar.envs.naval.seemap import NEIGHBOURS, depth, zone_lane, zone_row
 
 
 class BattleReport(NamedTuple):

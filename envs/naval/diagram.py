@@ -12,10 +12,10 @@ That is the seed's Figure 3: Captain A holds I, F and C, Captain B holds E and B
 
 from __future__ import annotations
 
-from envs.naval.cards import NUM_CARDS, parse_card, parse_cards
-from envs.naval.config import NavalConfig
-from envs.naval.seemap import CAPTAIN_NAMES
-from envs.naval.state import NavalState, Phase
+from cardwar.envs.naval.cards import NUM_CARDS, parse_card, parse_cards
+from cardwar.envs.naval.config import NavalConfig
+from cardwar.envs.naval.seemap import CAPTAIN_NAMES
+from cardwar.envs.naval.state import NavalState, Phase
 
 
 def state_from_diagram(diagram: str, hands: dict[str, list[str]] | None = None, deck_top: list[str] | None = None,

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from itertools import combinations
 
-from envs.naval.cards import NUM_CARDS, card_rank, card_suit, parse_cards
+from cardwar.envs.naval.cards import NUM_CARDS, card_rank, card_suit, parse_cards
 
 
 class HandCategory(IntEnum):

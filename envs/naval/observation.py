@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.naval.cards import NUM_CARDS
-from envs.naval.view import NavalView
+from cardwar.envs.naval.cards import NUM_CARDS
+from cardwar.envs.naval.view import NavalView
 
 CARD_PLANES = ("own_hand", "own_ships", "enemy_ships", "discards", "mulligan_shown", "own_facedown", "unseen")
 ZONE_FEATURES = 19

@@ -7,12 +7,12 @@ for debugging only, add both hands from the full state.
 
 from __future__ import annotations
 
-from envs.naval.actions import DECODED, ActionKind
-from envs.naval.cards import card_to_str, cards_to_str
-from envs.naval.scoring import describe_result
-from envs.naval.seemap import CAPTAIN_NAMES, zone_letter
-from envs.naval.state import NavalState, Phase
-from envs.naval.view import NavalView
+from cardwar.envs.naval.actions import DECODED, ActionKind
+from cardwar.envs.naval.cards import card_to_str, cards_to_str
+from cardwar.envs.naval.scoring import describe_result
+from cardwar.envs.naval.seemap import CAPTAIN_NAMES, zone_letter
+from cardwar.envs.naval.state import NavalState, Phase
+from cardwar.envs.naval.view import NavalView
 
 _PHASE_WORDS = {Phase.MULLIGAN: "mulligan decision", Phase.ACTION: "action", Phase.DEFEND: "defence",
                 Phase.ROYAL_FLUSH: "High Royal Flush: choose a ship to sink", Phase.GAME_OVER: "game over"}

@@ -12,7 +12,7 @@ orthogonally adjacent Enemy Card Ships." Each ``royal_flush`` option reads
 
 from __future__ import annotations
 
-from envs.naval.seemap import NEIGHBOURS, NUM_ZONES
+from cardwar.envs.naval.seemap import NEIGHBOURS, NUM_ZONES
 
 
 def first_sink_candidates(mode: str, owner: list[int], winner: int, winner_zone: int) -> list[int]:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from envs.naval.cards import cards_to_str
-from envs.naval.config import NavalConfig
-from envs.naval.hands import best_hand, hand_strength
-from envs.naval.seemap import CAPTAIN_NAMES, zone_at
+from cardwar.envs.naval.cards import cards_to_str
+from cardwar.envs.naval.config import NavalConfig
+from cardwar.envs.naval.hands import best_hand, hand_strength
+from cardwar.envs.naval.seemap import CAPTAIN_NAMES, zone_at
 
 
 def sealanes_occupied(owner: list[int], captain: int, rule: str) -> int:

@@ -11,13 +11,13 @@ import json
 
 import numpy as np
 
-from envs.naval.actions import AttackStyle
-from envs.naval.battle import BattleReport
-from envs.naval.cards import card_to_str, parse_card
-from envs.naval.config import NavalConfig
-from envs.naval.hands import HandCategory
-from envs.naval.seemap import parse_zone, zone_letter
-from envs.naval.state import NavalState, PendingAttack, Phase
+from cardwar.envs.naval.actions import AttackStyle
+from cardwar.envs.naval.battle import BattleReport
+from cardwar.envs.naval.cards import card_to_str, parse_card
+from cardwar.envs.naval.config import NavalConfig
+from cardwar.envs.naval.hands import HandCategory
+from cardwar.envs.naval.seemap import parse_zone, zone_letter
+from cardwar.envs.naval.state import NavalState, PendingAttack, Phase
 
 FORMAT_VERSION = 1
 

@@ -15,17 +15,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from envs.naval.actions import (
+from cardwar.envs.naval.actions import (
     ATTACK_LINE_BASE, DECODED, DEFEND_BASE, KEEP, MULLIGAN, NODEFEND, NUM_ACTIONS, PASS, SINK_BASE, ActionKind,
     AttackStyle, action_to_string,
 )
-from envs.naval.battle import BattleReport, attack_ships, defence_support, special_attack_allowed
-from envs.naval.cards import NUM_CARDS
-from envs.naval.config import NavalConfig
-from envs.naval.hands import HandCategory, fast_category, hand_strength
-from envs.naval.royal_flush import first_sink_candidates, next_sink_candidates
-from envs.naval.scoring import DeckOutResult, score_deck_out
-from envs.naval.seemap import (
+from cardwar.envs.naval.battle import BattleReport, attack_ships, defence_support, special_attack_allowed
+from cardwar.envs.naval.cards import NUM_CARDS
+from cardwar.envs.naval.config import NavalConfig
+from cardwar.envs.naval.hands import HandCategory, fast_category, hand_strength
+from cardwar.envs.naval.royal_flush import first_sink_candidates, next_sink_candidates
+from cardwar.envs.naval.scoring import DeckOutResult, score_deck_out
+from cardwar.envs.naval.seemap import (
     CAPTAIN_NAMES, NEIGHBOURS, NUM_ZONES, depth, is_horizontal, seaports, zone_at, zone_lane,
 )
 
@@ -438,20 +438,20 @@ class NavalState:
     # ------------------------------------------------------------ views
     def information_view(self, seat: int | None):
         """What ``seat`` may know (``None``: a spectator who sees no hand)."""
-        from envs.naval.view import NavalView  # local: view imports this module's types
+        from cardwar.envs.naval.view import NavalView  # local: view imports this module's types
 
         return NavalView.of(self, seat)
 
     def to_dict(self) -> dict:
         """The full state (hidden information included) as JSON-friendly data."""
-        from envs.naval.serialize import state_to_dict
+        from cardwar.envs.naval.serialize import state_to_dict
 
         return state_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> NavalState:
         """Inverse of :meth:`to_dict`."""
-        from envs.naval.serialize import state_from_dict
+        from cardwar.envs.naval.serialize import state_from_dict
 
         return state_from_dict(data)
 

@@ -12,11 +12,11 @@ import copy
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from envs.naval.actions import AttackStyle
-from envs.naval.battle import BattleReport
-from envs.naval.cards import NUM_CARDS, card_to_str
-from envs.naval.seemap import zone_letter
-from envs.naval.state import NavalState, Phase
+from cardwar.envs.naval.actions import AttackStyle
+from cardwar.envs.naval.battle import BattleReport
+from cardwar.envs.naval.cards import NUM_CARDS, card_to_str
+from cardwar.envs.naval.seemap import zone_letter
+from cardwar.envs.naval.state import NavalState, Phase
 
 
 @dataclass(frozen=True)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import agents
-from agents.spec import AgentSpecError, parse_spec
+from cardwar import agents
+from cardwar.agents.spec import AgentSpecError, parse_spec
 from cardwar.match import make_env, play_agents, play_game, run_match
-from envs.hexwar.config import HexConfig
-from envs.hexwar.observation import encode_observation
-from envs.naval.observation import encode_observation as encode_naval
+from cardwar.envs.hexwar.config import HexConfig
+from cardwar.envs.hexwar.observation import encode_observation
+from cardwar.envs.naval.observation import encode_observation as encode_naval
 
 GAMES = [("naval", None), ("hexwar", "meeting_engagement"), ("hexwar", "random")]
 
@@ -44,7 +44,7 @@ def test_same_seed_same_game(game, scenario):
 
 def test_naval_heuristic_ignores_what_it_cannot_see():
     """Two states that differ only in the other hand and the deck order: same view, same choice."""
-    from envs.naval import NavalState
+    from cardwar.envs.naval import NavalState
 
     rng = np.random.default_rng(0)
     checked = 0
@@ -77,7 +77,7 @@ def test_naval_heuristic_ignores_what_it_cannot_see():
 
 def _random_position(scenario, seed: int, rng, most: int):
     """A hex game with hidden units after up to ``most`` random moves (None if it ended)."""
-    from envs.hexwar.state import HexState
+    from cardwar.envs.hexwar.state import HexState
 
     s = HexState.new_game(scenario, HexConfig(hidden_units=True), seed=seed)
     for _ in range(int(rng.integers(0, most))):
@@ -90,7 +90,7 @@ def _random_position(scenario, seed: int, rng, most: int):
 
 def test_hex_heuristic_ignores_hidden_units():
     """Moving a hidden enemy unit elsewhere changes nothing the side sees, nor what it does."""
-    from envs.hexwar.scenario import load_scenario
+    from cardwar.envs.hexwar.scenario import load_scenario
 
     sc = load_scenario("hill_and_hedgerows")
     checked = 0
@@ -174,8 +174,8 @@ def test_mcts_rejects_unknown_options_and_needs_a_budget():
 
 def test_hex_determinization_matches_the_view_it_came_from():
     """A determinization of a side's view shows that side the very same view (units, order, phase)."""
-    from agents.hexwar_search import determinize
-    from envs.hexwar.scenario import load_scenario
+    from cardwar.agents.hexwar_search import determinize
+    from cardwar.envs.hexwar.scenario import load_scenario
 
     sc = load_scenario("artillery_barrage")
     for g in range(15):

@@ -11,14 +11,14 @@ import pettingzoo
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-import envs  # noqa: F401  (registers cardwar/hexwar-v0)
-from envs import hexwar_v0
+import cardwar.envs  # noqa: F401  (registers cardwar/hexwar-v0)
+from cardwar.envs import hexwar_v0
 from tests.engine_purity import rl_imports
-from envs.hexwar.actions import NUM_ACTIONS
-from envs.hexwar.config import HexConfigError
-from envs.hexwar.observation import OBS_SHAPE
-from envs.hexwar.scenario import MAX_WIDTH, ScenarioError, available_scenarios, load_scenario, scenario_from_dict
-from envs.hexwar.state import HexIllegalActionError
+from cardwar.envs.hexwar.actions import NUM_ACTIONS
+from cardwar.envs.hexwar.config import HexConfigError
+from cardwar.envs.hexwar.observation import OBS_SHAPE
+from cardwar.envs.hexwar.scenario import MAX_WIDTH, ScenarioError, available_scenarios, load_scenario, scenario_from_dict
+from cardwar.envs.hexwar.state import HexIllegalActionError
 
 HIDDEN_RULES = {"hidden_units": True, "joint_activation": True}
 SETUPS = [

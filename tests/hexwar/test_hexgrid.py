@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from envs.hexwar.hexgrid import (
+from cardwar.envs.hexwar.hexgrid import (
     DIRECTIONS, Hex, distance, from_offset, label, line, lines_between, neighbours, parse_label, rectangle, ring,
     spiral, to_offset,
 )

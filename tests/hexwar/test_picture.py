@@ -7,13 +7,13 @@ import time
 import numpy as np
 import pytest
 
-from envs.hexwar.actions import DECODED, Kind
-from envs.hexwar.config import HexConfig
-from envs.hexwar.generator import generate_scenario
-from envs.hexwar.picture import _Layout, render_rgb
-from envs.hexwar.scenario import MAX_WIDTH, available_scenarios, cell_of, load_scenario
-from envs.hexwar.state import HexPhase, HexState
-from envs.hexwar.terrain import Terrain
+from cardwar.envs.hexwar.actions import DECODED, Kind
+from cardwar.envs.hexwar.config import HexConfig
+from cardwar.envs.hexwar.generator import generate_scenario
+from cardwar.envs.hexwar.picture import _Layout, render_rgb
+from cardwar.envs.hexwar.scenario import MAX_WIDTH, available_scenarios, cell_of, load_scenario
+from cardwar.envs.hexwar.state import HexPhase, HexState
+from cardwar.envs.hexwar.terrain import Terrain
 
 VIEWERS = (0, 1, None, "omniscient")
 

@@ -10,15 +10,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.hexwar.actions import DECODED, EVADE, NO_EVADE, NUM_ACTIONS, Kind
-from envs.hexwar.config import HexConfig
-from envs.hexwar.generator import generate_scenario
-from envs.hexwar.geometry import DIST
-from envs.hexwar.observation import OBS_SHAPE, encode_observation
-from envs.hexwar.scenario import available_scenarios, load_scenario, scenario_from_dict
-from envs.hexwar.state import ELIMINATED, NUM_CARDS, HexIllegalActionError, HexPhase, HexState
-from envs.hexwar.terrain import IMPASSABLE, OPEN, stack_limit
-from envs.hexwar.units import ELIMINATED_AFTER, STATS, UnitType
+from cardwar.envs.hexwar.actions import DECODED, EVADE, NO_EVADE, NUM_ACTIONS, Kind
+from cardwar.envs.hexwar.config import HexConfig
+from cardwar.envs.hexwar.generator import generate_scenario
+from cardwar.envs.hexwar.geometry import DIST
+from cardwar.envs.hexwar.observation import OBS_SHAPE, encode_observation
+from cardwar.envs.hexwar.scenario import available_scenarios, load_scenario, scenario_from_dict
+from cardwar.envs.hexwar.state import ELIMINATED, NUM_CARDS, HexIllegalActionError, HexPhase, HexState
+from cardwar.envs.hexwar.terrain import IMPASSABLE, OPEN, stack_limit
+from cardwar.envs.hexwar.units import ELIMINATED_AFTER, STATS, UnitType
 
 GAMES = 2_000
 CHUNKS = 8
@@ -425,7 +425,7 @@ def test_clone_is_independent_and_plays_on_identically():
 
 def test_json_round_trip_replays_to_the_same_end():
     """A game saved to JSON at a random point and restored plays on exactly as the original."""
-    from envs.hexwar.serialize import state_from_json, state_to_json
+    from cardwar.envs.hexwar.serialize import state_from_json, state_to_json
 
     for g in range(60):
         scenario = generate_scenario(5000 + g) if g % 3 else load_scenario(available_scenarios()[g % 4])

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from envs.hexwar.actions import EVADE, NO_EVADE, PASS, action_to_string, string_to_action
-from envs.hexwar.config import HexConfig
-from envs.hexwar.diagram import position, scenario_from_text
-from envs.hexwar.hexgrid import label, parse_label
-from envs.hexwar.scenario import cell_of, hex_of
-from envs.hexwar.shooting import shot_modifier, type_modifier
-from envs.hexwar.state import ELIMINATED, HexIllegalActionError, HexPhase, HexState, card_order_key
-from envs.hexwar.units import UnitType as U
+from cardwar.envs.hexwar.actions import EVADE, NO_EVADE, PASS, action_to_string, string_to_action
+from cardwar.envs.hexwar.config import HexConfig
+from cardwar.envs.hexwar.diagram import position, scenario_from_text
+from cardwar.envs.hexwar.hexgrid import label, parse_label
+from cardwar.envs.hexwar.scenario import cell_of, hex_of
+from cardwar.envs.hexwar.shooting import shot_modifier, type_modifier
+from cardwar.envs.hexwar.state import ELIMINATED, HexIllegalActionError, HexPhase, HexState, card_order_key
+from cardwar.envs.hexwar.units import UnitType as U
 
 OPEN5 = """
 . . . . . .
@@ -41,7 +41,7 @@ def play(s: HexState, *ms: str) -> HexState:
 
 
 def within(hexname: str, n: int, width: int = 6, height: int = 5) -> set[str]:
-    from envs.hexwar.hexgrid import distance, rectangle
+    from cardwar.envs.hexwar.hexgrid import distance, rectangle
 
     h = parse_label(hexname)
     return {label(x) for x in rectangle(width, height) if 0 < distance(h, x) <= n}

@@ -7,13 +7,13 @@ from collections import deque
 import pytest
 import yaml
 
-from envs.hexwar.generator import generate_scenario
-from envs.hexwar.hexgrid import Hex, from_offset, neighbours, to_offset
-from envs.hexwar.scenario import (
+from cardwar.envs.hexwar.generator import generate_scenario
+from cardwar.envs.hexwar.hexgrid import Hex, from_offset, neighbours, to_offset
+from cardwar.envs.hexwar.scenario import (
     MAX_HEIGHT, MAX_WIDTH, Scenario, ScenarioError, available_scenarios, cell_of, load_scenario, scenario_from_dict,
 )
-from envs.hexwar.terrain import IMPASSABLE, Terrain, stack_limit
-from envs.hexwar.units import STATS, UnitType
+from cardwar.envs.hexwar.terrain import IMPASSABLE, Terrain, stack_limit
+from cardwar.envs.hexwar.units import STATS, UnitType
 
 SHIPPED = ("meeting_engagement", "river_crossing", "artillery_barrage", "hill_and_hedgerows")
 SEEDS = range(50)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.naval import NavalState
-from envs.naval.cards import NUM_CARDS
+from cardwar.envs.naval import NavalState
+from cardwar.envs.naval.cards import NUM_CARDS
 
 
 def all_cards_accounted(s: NavalState) -> list[int]:

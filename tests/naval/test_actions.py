@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from envs.naval import NUM_ACTIONS, ActionKind, AttackStyle, NotationError, action_to_string, decode_action
-from envs.naval import string_to_action
-from envs.naval.actions import ATTACK_BASE, DEFEND_BASE, KEEP, MULLIGAN, NODEFEND, PASS, SINK_BASE, attack_id
-from envs.naval.seemap import EDGES
+from cardwar.envs.naval import NUM_ACTIONS, ActionKind, AttackStyle, NotationError, action_to_string, decode_action
+from cardwar.envs.naval import string_to_action
+from cardwar.envs.naval.actions import ATTACK_BASE, DEFEND_BASE, KEEP, MULLIGAN, NODEFEND, PASS, SINK_BASE, attack_id
+from cardwar.envs.naval.seemap import EDGES
 
 
 def test_every_action_id_round_trips_through_its_notation():

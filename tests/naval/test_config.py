@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from envs.naval import ConfigError, NavalConfig, NavalState, max_game_steps
+from cardwar.envs.naval import ConfigError, NavalConfig, NavalState, max_game_steps
 
 
 def test_defaults_are_the_readings_in_rules_md():

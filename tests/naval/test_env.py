@@ -9,12 +9,12 @@ import pettingzoo
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-import envs  # noqa: F401  (registers cardwar/naval-v0)
-from envs import naval_v0
+import cardwar.envs  # noqa: F401  (registers cardwar/naval-v0)
+from cardwar.envs import naval_v0
 from tests.engine_purity import rl_imports
-from envs.naval import IllegalActionError, NavalState, string_to_action
-from envs.naval.cards import card_to_str
-from envs.naval.observation import encode_observation
+from cardwar.envs.naval import IllegalActionError, NavalState, string_to_action
+from cardwar.envs.naval.cards import card_to_str
+from cardwar.envs.naval.observation import encode_observation
 
 
 def test_pettingzoo_api_test():
@@ -120,7 +120,7 @@ def test_observation_reveals_nothing_hidden():
 
 
 def test_observation_shows_own_hand_and_the_unseen_cards():
-    from envs.naval.observation import UNSEEN_OFFSET
+    from cardwar.envs.naval.observation import UNSEEN_OFFSET
 
     e = naval_v0.raw_env()
     e.reset(seed=4)

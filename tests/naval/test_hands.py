@@ -24,7 +24,7 @@ from collections import Counter
 
 import pytest
 
-from envs.naval import HandCategory, compare_hands, hand_category, hand_key, parse_card
+from cardwar.envs.naval import HandCategory, compare_hands, hand_category, hand_key, parse_card
 
 # ---------------------------------------------------------------------------------------------
 # Cards, independently of envs.naval.cards (only parse_card is used, and checked here).

@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from envs.naval import NUM_ACTIONS, IllegalActionError, NavalConfig, NavalState, max_game_steps
-from envs.naval.cards import NUM_CARDS, card_to_str
-from envs.naval.serialize import state_from_json, state_to_json
+from cardwar.envs.naval import NUM_ACTIONS, IllegalActionError, NavalConfig, NavalState, max_game_steps
+from cardwar.envs.naval.cards import NUM_CARDS, card_to_str
+from cardwar.envs.naval.serialize import state_from_json, state_to_json
 from tests.naval.helpers import all_cards_accounted, hidden_from
 
 GAMES = 10_000
@@ -152,7 +152,7 @@ def test_move_log_and_spectator_board_never_name_a_hidden_card():
     """The public narration of each move and the spectator's picture name only public cards."""
     import re
 
-    from envs.naval.render import narrate, render_state
+    from cardwar.envs.naval.render import narrate, render_state
 
     card_re = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b")
     for g in range(150):

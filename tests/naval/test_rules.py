@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from envs.naval import (
+from cardwar.envs.naval import (
     HandCategory, IllegalActionError, NavalConfig, NavalState, Phase, action_to_string, string_to_action,
 )
-from envs.naval.cards import card_to_str, parse_card
-from envs.naval.diagram import state_from_diagram
-from envs.naval.seemap import parse_zone
+from cardwar.envs.naval.cards import card_to_str, parse_card
+from cardwar.envs.naval.diagram import state_from_diagram
+from cardwar.envs.naval.seemap import parse_zone
 
 A, B = 0, 1
 

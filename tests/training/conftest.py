@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from training.config import config_from_dict
+from cardwar.training.config import config_from_dict
 
 
 def tiny_config(game: str, **top) -> object:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from gymnasium import spaces
 
-from training.features import HexCNN
+from cardwar.training.features import HexCNN
 
 
 def test_full_resolution_features_are_local_to_the_cell_and_its_neighbourhood():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from training.imitation import _accuracy, collect, pretrain
-from training.trainer import new_model
+from cardwar.training.imitation import _accuracy, collect, pretrain
+from cardwar.training.trainer import new_model
 
 
 def test_examples_are_the_teachers_legal_moves_and_the_policy_learns_them(tiny, tmp_path):
@@ -19,7 +19,7 @@ def test_examples_are_the_teachers_legal_moves_and_the_policy_learns_them(tiny, 
 
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from training.selfplay_env import SelfPlayEnv
+    from cardwar.training.selfplay_env import SelfPlayEnv
 
     model = new_model(tiny("naval"), DummyVecEnv([lambda: SelfPlayEnv("naval")]), tmp_path)
     everything = np.arange(len(demos))
@@ -30,7 +30,7 @@ def test_examples_are_the_teachers_legal_moves_and_the_policy_learns_them(tiny, 
 
 
 def test_a_run_with_a_warm_start_records_the_fit(tiny, tmp_path):
-    from training.trainer import train
+    from cardwar.training.trainer import train
 
     config = tiny("naval", total_steps=128, imitation={"games": 2, "teacher": "heuristic:samples=4",
                                                        "opponents": ["random"], "epochs": 1})

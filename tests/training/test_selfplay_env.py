@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from stable_baselines3.common.env_checker import check_env
 
-import agents
-from envs.hexwar.observation import encode_observation as encode_hex
-from envs.naval.observation import encode_observation as encode_naval
-from training.opponents import OpponentPool
-from training.selfplay_env import SelfPlayEnv
+from cardwar import agents
+from cardwar.envs.hexwar.observation import encode_observation as encode_hex
+from cardwar.envs.naval.observation import encode_observation as encode_naval
+from cardwar.training.opponents import OpponentPool
+from cardwar.training.selfplay_env import SelfPlayEnv
 
 GAMES = [("naval", None), ("hexwar", "meeting_engagement")]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-import agents
-from agents.ppo_agent import pretrained_path
-from envs import make_raw_env
+from cardwar import agents
+from cardwar.agents.ppo_agent import pretrained_path
+from cardwar.envs import make_raw_env
 from tests.agents.test_agents import _play
 
 

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 import yaml
 
-import agents
-from agents.spec import AgentSpecError
+from cardwar import agents
+from cardwar.agents.spec import AgentSpecError
 from cardwar.cli import main
 from cardwar.match import play_game, run_match
-from training.trainer import latest_checkpoint, resume, train
+from cardwar.training.trainer import latest_checkpoint, resume, train
 
 
 def _steps(path: Path) -> int:
@@ -100,7 +100,7 @@ def test_broken_configs_are_named_errors(tmp_path, capsys, text, message):
 
 
 def test_committed_configs_load():
-    from training.config import load_config
+    from cardwar.training.config import load_config
 
     for game in ("naval", "hexwar"):
         c = load_config(f"configs/training/{game}.yaml")
@@ -129,8 +129,8 @@ def test_the_ppo_agent_sees_only_the_observation_and_mask(tiny, tmp_path):
     run = train(tiny("naval", total_steps=64, checkpoint_every=64), runs_root=tmp_path, progress=False)
     agent = agents.make(f"ppo:path={run / 'final.zip'},deterministic=false", "naval", seed=5)
     twin = agents.make(f"ppo:path={run / 'final.zip'},deterministic=false", "naval", seed=5)
-    from envs.naval import NavalState
-    from envs.naval.observation import encode_observation
+    from cardwar.envs.naval import NavalState
+    from cardwar.envs.naval.observation import encode_observation
 
     s = NavalState.new_game(seed=11)
     other = s.clone()
@@ -178,7 +178,7 @@ def test_a_killed_run_saves_a_checkpoint_and_resumes_from_it(tiny, tmp_path):
 
 
 def test_overrides_accept_numbers_as_yaml_writes_them_and_reject_what_cannot_apply():
-    from training.config import TrainConfigError, load_config
+    from cardwar.training.config import TrainConfigError, load_config
 
     assert load_config("configs/training/naval.yaml", ["ppo.learning_rate=1e-4"]).ppo.learning_rate == 1e-4
     for bad, message in ((["game.x=1"], "not a section"), (["name=[a"], "not valid YAML"),

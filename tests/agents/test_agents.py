@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from cardwar import agents
+from cardwar.agents import GAMES as GAMES_
+from cardwar.agents import REGISTRY, check_spec
 from cardwar.agents.spec import AgentSpecError, parse_spec
 from cardwar.match import make_env, play_agents, play_game, run_match
 from cardwar.envs.hexwar.config import HexConfig
@@ -125,8 +129,13 @@ def test_hex_heuristic_ignores_hidden_units():
 def test_spec_strings():
     assert parse_spec("random") == ("random", {})
     assert parse_spec("mcts:iterations=400,seconds=0.5,rollouts=true") == (
-        "mcts", {"iterations": 400, "seconds": 0.5, "rollouts": True})
+        "mcts", {"iterations": "400", "seconds": "0.5", "rollouts": "true"})
     assert parse_spec("ppo:runs/x/model.zip") == ("ppo", {"path": "runs/x/model.zip"})
+    assert check_spec("mcts:iterations=400,seconds=0.5", "naval") == (
+        "mcts", {"iterations": 400, "seconds": 0.5})
+    assert check_spec("mcts:iterations=50", "hexwar") == ("mcts", {"iterations": 50, "seconds": None})
+    assert check_spec("ppo:deterministic=FALSE", "naval") == ("ppo", {"deterministic": False})
+    assert check_spec("heuristic:samples=64", "naval") == ("heuristic", {"samples": 64})
     with pytest.raises(AgentSpecError, match="agents: heuristic, mcts, ppo, random"):
         agents.make("alphazero", "naval")
     with pytest.raises(AgentSpecError, match="does not take"):
@@ -166,10 +175,42 @@ def test_mcts_with_an_iteration_budget_is_legal_and_reproducible(game, scenario)
 def test_mcts_rejects_unknown_options_and_needs_a_budget():
     with pytest.raises(AgentSpecError, match="does not take"):
         agents.make("mcts:depth=3", "naval")
-    with pytest.raises(ValueError, match="positive number"):
+    with pytest.raises(AgentSpecError, match="needs a budget"):
         agents.make("mcts:seconds=none", "naval")
-    with pytest.raises(ValueError, match="positive integer"):
+    with pytest.raises(AgentSpecError, match="must be >= 1"):
         agents.make("mcts:iterations=0", "hexwar")
+
+
+@pytest.mark.parametrize("spec, game, message", [
+    ("heuristic:samples=abc", "naval", "heuristic option samples='abc': expected an integer"),
+    ("heuristic:samples=0", "naval", "heuristic option samples='0': must be >= 1"),
+    ("heuristic:samples=2.5", "naval", "expected an integer"),
+    ("heuristic:attack_threshold=1.5", "naval", "must be >= 0 and <= 1"),
+    ("heuristic:foo=1", "naval", "its options: samples (int >= 1 and <= 100000, default 32)"),
+    ("heuristic:sample=3", "naval", "did you mean samples?"),
+    ("heuristic:samples=3", "hexwar", "its options: none"),
+    ("ppo:deterministic=maybe", "naval", "ppo option deterministic='maybe': expected true or false"),
+    ("mcts:seconds=-1", "naval", "must be > 0"),
+    ("mcts:seconds=nan", "naval", "expected a finite number"),
+    ("mcts:margin=0.1", "naval", "does not take the option 'margin'"),
+    ("mcts:exploration=1,exploration=2", "naval", "given twice"),
+    ("heuristc", "naval", "did you mean heuristic?"),
+    ("ppo:path=/no/such/model.zip", "naval", "no model file"),
+])
+def test_agent_options_are_typed_and_range_checked_when_the_spec_is_read(spec, game, message):
+    with pytest.raises(AgentSpecError, match=re.escape(message)) as err:
+        check_spec(spec, game)
+    assert "\n" not in str(err.value)
+
+
+def test_every_declared_default_is_accepted_by_its_agent():
+    """The registry's defaults are the constructors' own: building with each default given explicitly works."""
+    for info in REGISTRY.values():
+        for game in GAMES_:
+            for opt in info.options[game]:
+                if opt.default is not None:
+                    text = str(opt.default).lower() if opt.kind is bool else str(opt.default)
+                    agents.make(f"{info.name}:{opt.name}={text}", game)
 
 
 def test_hex_determinization_matches_the_view_it_came_from():

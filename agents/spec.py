@@ -20,6 +20,10 @@ class AgentSpecError(ValueError):
     """A spec that names no agent, or an option the agent does not take or cannot use."""
 
 
+def _number(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
 @dataclass(frozen=True)
 class Option:
     """One option an agent takes in its spec (``heuristic:samples=64``)."""
@@ -37,9 +41,9 @@ class Option:
         """``>= 1 and <= 64``, or ``""`` for an option with no range."""
         parts = []
         if self.minimum is not None:
-            parts.append(f"{'>' if self.min_exclusive else '>='} {self.minimum:g}")
+            parts.append(f"{'>' if self.min_exclusive else '>='} {_number(self.minimum)}")
         if self.maximum is not None:
-            parts.append(f"<= {self.maximum:g}")
+            parts.append(f"<= {_number(self.maximum)}")
         return " and ".join(parts)
 
     def describe(self) -> str:

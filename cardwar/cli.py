@@ -9,13 +9,38 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
 
+from cardwar import __version__
 from cardwar.envs.hexwar.config import HexConfigError
 from cardwar.envs.naval import ConfigError, NavalConfig
 
 
 class UsageError(Exception):
     """A mistake in what the user asked for."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a mistake is one line on stderr (with a pointer to ``--help``) and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _number(kind: type, minimum: float, name: str) -> Callable[[str], Any]:
+    """An argparse ``type`` that reads ``kind`` and requires it to be at least ``minimum``."""
+
+    def read(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {'an integer' if kind is int else 'a number'}") from None
+        if not value >= minimum or value != value:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"{name} must be at least {minimum:g}, got {text}")
+        return value
+
+    return read
 
 
 def parse_rule_options(items: list[str] | None) -> dict:
@@ -62,10 +87,6 @@ def _rules_for(game: str, items: list[str] | None) -> dict:
 def _match(args: argparse.Namespace) -> int:
     from cardwar.match import run_match
 
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
-    if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
     rules = _rules_for(args.game, args.rule)
     res = run_match(args.game, args.agent_a, args.agent_b, args.games, args.seed, args.scenario, rules,
                     args.workers, progress=not args.json)
@@ -80,12 +101,26 @@ def _match(args: argparse.Namespace) -> int:
     return 0
 
 
+def _agents(args: argparse.Namespace) -> int:
+    from cardwar.agents import REGISTRY
+
+    games = [args.game] if args.game else ["naval", "hexwar"]
+    if args.json:
+        print(json.dumps({g: [info.to_dict(g) for info in REGISTRY.values()] for g in games}))
+        return 0
+    for game in games:
+        print(f"{game}:")
+        for info in REGISTRY.values():
+            print(f"  {info.name:10s} {info.summary}")
+            for o in info.options[game]:
+                print(f"      {o.describe():58s} {o.help}")
+    print("\nA spec is NAME or NAME:KEY=VALUE,KEY=VALUE (e.g. mcts:seconds=0.5, heuristic:samples=64, ppo:PATH).")
+    return 0
+
+
 def _bench(args: argparse.Namespace) -> int:
     if args.training:
         from cardwar.bench_training import run_training_bench
-
-        if args.steps < 64:
-            raise UsageError("--steps must be at least 64")
 
         run_training_bench(steps=args.steps, as_json=args.json)
         return 0
@@ -133,8 +168,9 @@ def _train(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
-    p = argparse.ArgumentParser(prog="cardwar", description="Card-driven wargames for RL research.")
-    sub = p.add_subparsers(dest="command", required=True)
+    p = _Parser(prog="cardwar", description="Card-driven wargames for RL research.")
+    p.add_argument("--version", action="version", version=f"cardwar {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     play = sub.add_parser("play", help="play a game between two agents, printed move by move")
     play.add_argument("game", choices=["naval", "hexwar"])
     play.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
@@ -158,11 +194,12 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("game", choices=["naval", "hexwar"])
     match.add_argument("agent_a", help="agent spec, e.g. heuristic or mcts:iterations=400")
     match.add_argument("agent_b", help="agent spec")
-    match.add_argument("--games", type=int, default=100, help="number of games (rounded up to pairs)")
+    match.add_argument("--games", type=_number(int, 1, "--games"), default=100,
+                       help="number of games (rounded up to pairs)")
     match.add_argument("--seed", type=int, default=0, help="seed of the first pair (default 0)")
     match.add_argument("--scenario", default=None, help="hexwar: scenario name, .yaml path or random")
     match.add_argument("--rule", action="append", metavar="KEY=VALUE", help="rule option")
-    match.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    match.add_argument("--workers", type=_number(int, 1, "--workers"), default=1, help="processes (default 1)")
     match.add_argument("--json", action="store_true", help="last line: one JSON object")
     match.set_defaults(func=_match)
     train = sub.add_parser("train", help="self-play MaskablePPO training in a resumable run folder")
@@ -178,13 +215,19 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also write the final model, without optimizer state, here "
                             "(e.g. agents/pretrained/naval_ppo.zip, the model `ppo` plays)")
     train.set_defaults(func=_train)
+    agents_cmd = sub.add_parser("agents", help="the agents and the options their specs take")
+    agents_cmd.add_argument("game", nargs="?", choices=["naval", "hexwar"])
+    agents_cmd.add_argument("--json", action="store_true", help="one JSON object")
+    agents_cmd.set_defaults(func=_agents)
     bench = sub.add_parser("bench", help="random-play steps/s of naval-v0 beside PettingZoo's classic envs")
-    bench.add_argument("--seconds", type=float, default=6.0, help="measured seconds per env (default 6)")
-    bench.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
+    bench.add_argument("--seconds", type=_number(float, 0.1, "--seconds"), default=6.0,
+                       help="measured seconds per env (default 6)")
+    bench.add_argument("--rounds", type=_number(int, 1, "--rounds"), default=3, help="interleaved rounds (default 3)")
     bench.add_argument("--json", action="store_true", help="machine-readable output")
     bench.add_argument("--training", action="store_true",
                        help="steps/s of short MaskablePPO runs (learning included) beside the PettingZoo SB3 tutorial")
-    bench.add_argument("--steps", type=int, default=8192, help="--training: steps per measured run (default 8192)")
+    bench.add_argument("--steps", type=_number(int, 64, "--steps"), default=8192,
+                       help="--training: steps per measured run (default 8192)")
     bench.set_defaults(func=_bench)
     return p
 

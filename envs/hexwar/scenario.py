@@ -254,20 +254,50 @@ def available_scenarios() -> list[str]:
     return sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
 
 
+def _yaml_error_line(err: Exception) -> str:
+    """A YAML parser error as one line: what is wrong and where (line, column)."""
+    mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
+    what = getattr(err, "problem", None) or getattr(err, "context", None)
+    if mark is None or what is None:
+        return " ".join(str(err).split())
+    return " ".join(f"{what} at line {mark.line + 1}, column {mark.column + 1}".split())
+
+
+def _scenario_path(name_or_path: str) -> pathlib.Path:
+    """The file of a shipped scenario name, or ``name_or_path`` itself when it names a file or folder."""
+    path = pathlib.Path(name_or_path)
+    shipped = SCENARIO_DIR / f"{name_or_path}.yaml"
+    if path.suffix in (".yaml", ".yml") or path.exists() or len(path.parts) > 1:
+        return path
+    if shipped.is_file():
+        return shipped
+    raise ScenarioError(f"unknown scenario {name_or_path!r}; scenarios: {', '.join(available_scenarios())}, "
+                        "random, or a path to a .yaml file")
+
+
 def load_scenario(name_or_path: str) -> Scenario:
-    """A shipped scenario by name, or a YAML file by path."""
+    """A shipped scenario by name, or a YAML file by path.
+
+    Every failure is a :class:`ScenarioError` of one line naming the file: no such file, a
+    folder, a file that is not text, YAML that does not parse, or a field that is wrong.
+    """
     import yaml
 
-    path = pathlib.Path(name_or_path)
-    if path.suffix not in (".yaml", ".yml"):
-        path = SCENARIO_DIR / f"{name_or_path}.yaml"
-        if not path.exists():
-            raise ScenarioError(f"unknown scenario {name_or_path!r}; scenarios: {', '.join(available_scenarios())}, "
-                                "random, or a path to a .yaml file")
+    path = _scenario_path(str(name_or_path))
+    if path.is_dir():
+        raise ScenarioError(f"{path}: is a folder, not a scenario file (give a .yaml file)")
     if not path.exists():
         raise ScenarioError(f"{path}: no such scenario file")
     try:
-        data = yaml.safe_load(path.read_text())
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{path}: not a text file (a scenario is UTF-8 YAML text)") from None
+    except OSError as err:
+        raise ScenarioError(f"{path}: cannot be read: {err.strerror or err}") from None
+    if "\x00" in text:
+        raise ScenarioError(f"{path}: not a text file (a scenario is UTF-8 YAML text)")
+    try:
+        data = yaml.safe_load(text)
     except yaml.YAMLError as err:
-        raise ScenarioError(f"{path}: not valid YAML: {err}") from None
+        raise ScenarioError(f"{path}: not valid YAML: {_yaml_error_line(err)}") from None
     return scenario_from_dict(data, name=path.stem, source=str(path))

@@ -252,3 +252,19 @@ def test_rules_engine_imports_no_rl_library():
     package = pathlib.Path(hexwar_v0.__file__).parent.joinpath("hexwar")
     assert len(list(package.glob("*.py"))) >= 10
     assert rl_imports(package) == []
+
+
+def test_engine_package_exports_the_notation_like_the_naval_one():
+    """``from cardwar.envs.hexwar import action_to_string, string_to_action`` as for ``cardwar.envs.naval``."""
+    import cardwar.envs.hexwar as hexwar
+    import cardwar.envs.naval as naval
+    from cardwar.envs.hexwar import action_to_string, string_to_action
+
+    for a in range(NUM_ACTIONS):
+        assert string_to_action(action_to_string(a)) == a
+    for name in ("action_to_string", "string_to_action", "NUM_ACTIONS"):
+        assert name in hexwar.__all__ and name in naval.__all__
+    for name in hexwar.__all__:
+        assert getattr(hexwar, name) is not None
+    s = hexwar.HexState.new_game(hexwar.load_scenario("river_crossing"), hexwar.HexConfig(), seed=0)
+    assert hexwar.state_from_json(hexwar.state_to_json(s)).legal_actions() == s.legal_actions()

@@ -187,6 +187,50 @@ def test_bad_yaml_syntax_names_file(tmp_path):
     assert str(tmp_path / "broken.yaml") in msg and "YAML" in msg
 
 
+def one_line_error_naming(path, call) -> str:
+    """The ScenarioError message of ``call()``: one line that names ``path``."""
+    with pytest.raises(ScenarioError) as err:
+        call()
+    msg = str(err.value)
+    assert "\n" not in msg, msg
+    assert str(path) in msg, msg
+    return msg
+
+
+def test_a_folder_given_as_a_scenario_is_one_line_naming_it(tmp_path):
+    folder = tmp_path / "battle.yaml"
+    folder.mkdir()
+    assert "folder" in one_line_error_naming(folder, lambda: load_scenario(str(folder)))
+    assert "folder" in one_line_error_naming(tmp_path, lambda: load_scenario(str(tmp_path)))
+
+
+def test_a_binary_file_given_as_a_scenario_is_one_line_naming_it(tmp_path):
+    path = tmp_path / "picture.yaml"
+    path.write_bytes(bytes(range(256)))  # not UTF-8 text
+    assert "not a text file" in one_line_error_naming(path, lambda: load_scenario(str(path)))
+    nul = tmp_path / "nul.yaml"
+    nul.write_bytes(b"title: x\x00\x00\n")  # valid UTF-8, but NUL bytes: still binary
+    assert "not a text file" in one_line_error_naming(nul, lambda: load_scenario(str(nul)))
+
+
+@pytest.mark.parametrize("text, where", [
+    (GOOD.replace("{type: foot, hex: A1}", "{type: foot, hex: A1"), "line"),  # unclosed flow mapping
+    ("title: x\n\tturns: 3\n", "line 2"),  # a tab cannot start a token
+    ("title: [1, 2\nturns: 3\n", "line"),
+    ("title: x\x07\n", "position"),  # a control character
+])
+def test_malformed_yaml_is_one_line_naming_the_file_and_the_place(tmp_path, text, where):
+    path = tmp_path / "broken.yaml"
+    path.write_text(text)
+    msg = one_line_error_naming(path, lambda: load_scenario(str(path)))
+    assert "not valid YAML" in msg and where in msg, msg
+
+
+def test_a_missing_file_is_one_line_naming_it(tmp_path):
+    path = tmp_path / "nowhere.yaml"
+    assert "no such" in one_line_error_naming(path, lambda: load_scenario(str(path)))
+
+
 def test_unknown_scenario_name_lists_the_available_ones():
     with pytest.raises(ScenarioError) as err:
         load_scenario("no_such_battle")

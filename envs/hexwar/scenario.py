@@ -14,8 +14,8 @@ File format (``configs/scenarios/hexwar/*.yaml``)::
       . . W . .
       ~ = ~ F ~
       . . . H .
-    objectives:
-      - {hex: B1, value: 2, holder: red}     # holder: blue, red or none
+    objectives:                 # name: optional, what the hex is ("the village")
+      - {hex: B1, value: 2, holder: red, name: the farm}     # holder: blue, red or none
     sides:
       blue:
         name: US 2nd Armored
@@ -66,6 +66,13 @@ class Objective:
     hex: Hex
     value: int
     holder: int  # 0 blue, 1 red, -1 nobody
+    name: str = ""
+    """What the hex is in the story ("the village"); shown with the hex label."""
+
+    @property
+    def title(self) -> str:
+        """``the village (F8)``, or the bare hex label when the objective has no name."""
+        return f"{self.name} ({label(self.hex)})" if self.name else label(self.hex)
 
 
 @dataclass(frozen=True)
@@ -114,9 +121,50 @@ class Scenario:
             sides[s] = {"name": self.side_names[i], "units": units}
         return {"name": self.name, "title": self.title, "description": self.description, "turns": self.turns,
                 "map": "\n".join(rows) + "\n",
-                "objectives": [{"hex": label(o.hex), "value": o.value,
-                                "holder": "none" if o.holder < 0 else SIDES[o.holder]} for o in self.objectives],
+                "objectives": [_objective_dict(o) for o in self.objectives],
                 "sides": sides}
+
+
+def _objective_dict(o: Objective) -> dict[str, Any]:
+    d: dict[str, Any] = {"hex": label(o.hex), "value": o.value, "holder": "none" if o.holder < 0 else SIDES[o.holder]}
+    if o.name:
+        d["name"] = o.name
+    return d
+
+
+def decisive_objective(objectives: tuple[Objective, ...] | list[Objective]) -> int:
+    """Index of the objective worth more than all the others together (-1 if none): whoever
+    holds it at the turn limit has more points, so wins (RULES.md section 9)."""
+    total = sum(o.value for o in objectives)
+    return next((i for i, o in enumerate(objectives) if 2 * o.value > total), -1)
+
+
+def victory_sentence(objectives: tuple[Objective, ...] | list[Objective], turns: int) -> str:
+    """The victory rule of RULES.md section 9 in words, for a scenario's description.
+
+    Names every objective with its points and, where one objective outweighs the rest,
+    says that its holder wins (and what decides while nobody holds it).
+    """
+    def pts(v: int) -> str:
+        return f"{v} point{'s' if v != 1 else ''}"
+
+    if not objectives:
+        return (f"There are no objectives: at the end of turn {turns} the game is a draw, unless a side has "
+                "lost every unit on the table before (it loses at once).")
+    listed = [f"{o.title}, {pts(o.value)}" for o in objectives]
+    names = listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + ", and " + listed[-1]
+    text = (f"Victory: the objective{'s are' if len(listed) > 1 else ' is'} {names}. At the end of turn "
+            f"{turns} the side holding more objective points wins (equal points: a draw); a side with no unit "
+            "left on the table loses at once.")
+    k = decisive_objective(objectives)
+    if k >= 0:
+        o = objectives[k]
+        text += f" So whoever holds {o.title} at the end wins"
+        if o.holder < 0:
+            text += ("; while nobody holds it, it is a draw" if len(objectives) == 1
+                     else "; while nobody holds it, the other objectives decide")
+        text += "."
+    return text
 
 
 _CHAR_OF = {v: k for k, v in CHARS.items()}
@@ -206,9 +254,13 @@ def scenario_from_dict(data: Any, name: str = "scenario", source: str = "<scenar
         raise rd.fail("objectives", "expected a list")
     for i, o in enumerate(objs):
         w = f"objectives[{i}]"
-        o = rd.mapping(o, w, {"hex"}, {"value", "holder"})
-        objectives.append(Objective(on_map_hex(o["hex"], f"{w}.hex"), rd.integer(o.get("value", 1), f"{w}.value", 1, MAX_OBJECTIVE_VALUE),
-                                    side_index(o.get("holder", "none"), f"{w}.holder")))
+        o = rd.mapping(o, w, {"hex"}, {"value", "holder", "name"})
+        oname = o.get("name", "")
+        if not isinstance(oname, str) or "\n" in oname:
+            raise rd.fail(f"{w}.name", f"expected one line of text, got {oname!r}")
+        objectives.append(Objective(on_map_hex(o["hex"], f"{w}.hex"),
+                                    rd.integer(o.get("value", 1), f"{w}.value", 1, MAX_OBJECTIVE_VALUE),
+                                    side_index(o.get("holder", "none"), f"{w}.holder"), oname.strip()))
     sides = rd.mapping(d["sides"], "sides", set(SIDES), set())
     units: list[UnitSpec] = []
     names = []

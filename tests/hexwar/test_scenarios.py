@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections import deque
 
 import pytest
@@ -10,7 +12,8 @@ import yaml
 from cardwar.envs.hexwar.generator import generate_scenario
 from cardwar.envs.hexwar.hexgrid import Hex, from_offset, neighbours, to_offset
 from cardwar.envs.hexwar.scenario import (
-    MAX_HEIGHT, MAX_WIDTH, Scenario, ScenarioError, available_scenarios, cell_of, load_scenario, scenario_from_dict,
+    MAX_HEIGHT, MAX_WIDTH, Objective, Scenario, ScenarioError, available_scenarios, cell_of, load_scenario,
+    scenario_from_dict, victory_sentence,
 )
 from cardwar.envs.hexwar.terrain import IMPASSABLE, Terrain, stack_limit
 from cardwar.envs.hexwar.units import STATS, UnitType
@@ -126,6 +129,56 @@ def test_hill_and_hedgerows_has_bocage_hills_tanks_at_guns_and_hidden_defenders(
     assert UnitType.TANK in types and UnitType.AT_GUN in types
     assert any(u.hidden and u.side == 1 for u in sc.units)
     assert any(u.type == UnitType.TANK and sc.terrain[cell_of(u.hex)] == Terrain.HILL for u in sc.units)
+
+
+# ------------------------------------------------------------------ victory in the descriptions (RULES 9)
+def winner_by_points(objectives, holders) -> int | None:
+    """RULES.md 9, "Turn limit": the side with more objective points wins; equal points are a draw."""
+    pts = [sum(o.value for o, h in zip(objectives, holders) if h == side) for side in (0, 1)]
+    return None if pts[0] == pts[1] else (0 if pts[0] > pts[1] else 1)
+
+
+def end_holders(objectives):
+    """Every way the objectives can be held at the end: a held objective stays held by someone."""
+    return itertools.product(*[(0, 1) if o.holder >= 0 else (-1, 0, 1) for o in objectives])
+
+
+def deciding_by_brute_force(objectives) -> set[str]:
+    """Objectives whose holder at the end wins, whatever happens to the others."""
+    return {o.title for i, o in enumerate(objectives)
+            if all(winner_by_points(objectives, hs) == hs[i] for hs in end_holders(objectives) if hs[i] >= 0)}
+
+
+def claimed_deciding(description: str) -> set[str]:
+    return set(re.findall(r"whoever holds (.+?) at the end wins", description))
+
+
+@pytest.mark.parametrize("name", available_scenarios())
+def test_description_states_the_real_victory_condition(name):
+    """The description says what really wins (RULES 9), not that both objectives are needed."""
+    sc = load_scenario(name)
+    assert victory_sentence(sc.objectives, sc.turns) in sc.description
+    assert claimed_deciding(sc.description) == deciding_by_brute_force(sc.objectives)
+    for o in sc.objectives:
+        assert o.name and o.title in sc.description and f"{o.title}, {o.value} point" in sc.description
+    needs_all = [all(winner_by_points(sc.objectives, hs) != side for hs in end_holders(sc.objectives)
+                     if any(h != side for h in hs)) for side in (0, 1)]
+    if not any(needs_all):
+        assert not re.search(r"\bhold(s|ing)? (both|all|every)\b", sc.description, re.I), sc.description
+
+
+@pytest.mark.parametrize("values, holders", [
+    ((1, 1), (-1, -1)), ((2, 1), (1, 1)), ((2, 1), (-1, -1)), ((3, 1, 1), (1, -1, 0)), ((2, 1, 1), (-1, 1, 1)),
+    ((1,), (-1,)), ((1,), (0,)), ((2, 2, 1), (-1, -1, -1)),
+])
+def test_victory_sentence_names_exactly_the_objectives_that_decide(values, holders):
+    objectives = [Objective(from_offset(i * 2, 3), v, h, f"objective {i + 1}")
+                  for i, (v, h) in enumerate(zip(values, holders))]
+    text = victory_sentence(objectives, 9)
+    assert claimed_deciding(text) == deciding_by_brute_force(objectives)
+    assert "end of turn 9" in text and all(o.title in text for o in objectives)
+    unheld_decider = [o for o in objectives if o.title in claimed_deciding(text) and o.holder < 0]
+    assert ("while nobody holds it" in text) == bool(unheld_decider)
 
 
 # ------------------------------------------------------------------ error messages

@@ -57,20 +57,32 @@ def parse_rule_options(items: list[str] | None) -> dict:
 
 def _play(args: argparse.Namespace) -> int:
     from cardwar.play import play_hexwar, play_naval
+    from cardwar.record import check_writable
 
     if args.opponent is not None:  # a person plays one seat against the opponent agent
         human_first = args.seat in ("A", "blue")
         args.a, args.b = ("human", args.opponent) if human_first else (args.opponent, "human")
         args.quiet = False
+    if args.png is not None and args.game != "hexwar":
+        raise UsageError("--png draws the hex map; the naval game has no picture")
+    if args.png is not None and not args.png.lower().endswith(".png"):
+        raise UsageError(f"--png {args.png}: give a file name ending in .png")
+    for flag, path in (("--save", args.save), ("--png", args.png)):
+        if path is not None:  # checked before the game, not after an hour of play
+            try:
+                check_writable(path)
+            except ValueError as err:
+                raise UsageError(f"{flag}: {err}") from None
     if args.game == "hexwar":
         from cardwar.envs.hexwar.config import HexConfig
 
         rules = HexConfig.from_dict(parse_rule_options(args.rule)).to_dict()
         viewer = {"A": "blue", "B": "red"}.get(args.viewer, args.viewer)
-        result = play_hexwar(args.scenario, rules, args.seed, args.a, args.b, viewer, quiet=args.quiet, png=args.png)
+        result = play_hexwar(args.scenario, rules, args.seed, args.a, args.b, viewer, quiet=args.quiet, png=args.png,
+                             save=args.save)
     else:
         config = NavalConfig.from_dict(parse_rule_options(args.rule))
-        result = play_naval(config, args.seed, args.a, args.b, args.viewer, quiet=args.quiet)
+        result = play_naval(config, args.seed, args.a, args.b, args.viewer, quiet=args.quiet, save=args.save)
     if args.json:
         print(json.dumps(result))
     return 0
@@ -188,7 +200,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", default="A", choices=["A", "B", "blue", "red"],
                       help="your seat with --opponent (default A / blue, the first)")
     play.add_argument("--quiet", action="store_true", help="print only the result")
-    play.add_argument("--json", action="store_true", help="print the result as JSON on the last line")
+    play.add_argument("--save", metavar="FILE",
+                      help="write the game record (JSON: rules, seed, players, moves, result) to FILE when the game "
+                           "ends or you quit")
+    play.add_argument("--json", action="store_true",
+                      help="print the result as JSON on the last line, the game record (moves included) with it")
     play.set_defaults(func=_play)
     match = sub.add_parser("match", help="two agents play N games, seats swapped in pairs")
     match.add_argument("game", choices=["naval", "hexwar"])

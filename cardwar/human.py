@@ -2,29 +2,58 @@
 
 Moves are typed in the game's notation. ``help`` (or ``?``) lists the legal
 moves, ``board`` shows the position again, ``png [FILE]`` writes the hex map
-picture, ``quit`` ends the game. Anything mistyped or illegal gets a message
-and the question again; end of input ends the game quietly.
+picture, ``quit`` ends the game. A mistyped move gets the closest legal moves,
+an illegal one the rule that forbids it, and the question comes again; end of
+input ends the game quietly.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+from cardwar.explain import decision_note, why_illegal
+from cardwar.record import check_writable
+
+PROMPT = "your move (help for the list)> "
 
 
 class QuitGame(Exception):
     """The person asked to stop (``quit`` or end of input)."""
 
 
+class Screen:
+    """The terminal of one game: prints lines, and a board only when it differs from the last one shown."""
+
+    def __init__(self, out: Callable[[str], None] = print) -> None:
+        self.out = out
+        self.last_board: str | None = None
+
+    def board(self, text: str) -> None:
+        """Show ``text`` (a board) unless it is exactly the board shown last."""
+        if text != self.last_board:
+            self.out("\n" + text)
+            self.last_board = text
+
+
+def closest_moves(text: str, legal: list[str], n: int = 3) -> list[str]:
+    """The legal moves whose notation is closest to ``text`` (case ignored)."""
+    by_low = {m.lower(): m for m in legal}
+    return [by_low[m] for m in difflib.get_close_matches(" ".join(text.lower().split()), by_low, n=n, cutoff=0.6)]
+
+
 class HumanPlayer:
-    """Reads moves from ``read`` (default :func:`input`) and shows the seat's view with ``out``."""
+    """Reads moves from ``read`` (default :func:`input`) and shows the seat's view on ``screen``."""
 
     def __init__(self, game: str, seat: int, show: Callable[[Any], str], read: Callable[[str], str] = input,
-                 out: Callable[[str], None] = print, picture: Callable[[str], str] | None = None) -> None:
+                 out: Callable[[str], None] = print, picture: Callable[[str], str] | None = None,
+                 screen: Screen | None = None) -> None:
         self.name = "human"
         self.game, self.seat, self.show, self.read, self.out, self.picture = game, seat, show, read, out, picture
+        self.screen = screen or Screen(out)
         if game == "naval":
             from cardwar.envs.naval import NotationError, action_to_string, string_to_action
         else:
@@ -33,11 +62,12 @@ class HumanPlayer:
         self._to_str, self._parse, self._error = action_to_string, string_to_action, NotationError
 
     def act(self, observation: dict[str, np.ndarray], view: Any) -> int:
+        """Ask until the person types a legal move; :class:`QuitGame` if they leave."""
         legal = np.flatnonzero(observation["action_mask"]).tolist()
-        self.out("\n" + self.show(view))
+        self._show(view, again=False)
         while True:
             try:
-                text = self.read("your move (help for the list)> ").strip()
+                text = self.read(PROMPT).strip()
             except EOFError:
                 raise QuitGame("input ended") from None
             if not text:
@@ -47,23 +77,61 @@ class HumanPlayer:
                 raise QuitGame("you left the game")
             if word in ("help", "?", "moves"):
                 self.out("Legal moves: " + ", ".join(self._to_str(a) for a in legal))
-                continue
-            if word == "board":
-                self.out(self.show(view))
-                continue
-            if word == "png":
-                if self.picture is None:
-                    self.out("png: this game has no picture")
-                else:
-                    path = text.split(maxsplit=1)[1] if len(text.split()) > 1 else "cardwar_map.png"
-                    self.out(f"picture written to {self.picture(path)}")
-                continue
-            try:
-                action = self._parse(text)
-            except self._error as err:
-                self.out(f"cannot read that: {err}")
-                continue
-            if action not in legal:
-                self.out(f"{self._to_str(action)!r} is not legal now; type help for the legal moves")
-                continue
+            elif word == "board":
+                self._show(view, again=True)
+            elif word == "png":
+                self._png(text)
+            else:
+                action = self._read_move(text, legal, view)
+                if action is not None:
+                    return action
+
+    def _show(self, view: Any, again: bool) -> None:
+        """The board (skipped when it is on the screen already, unless asked ``again``) and the question."""
+        text = self.show(view)
+        if again:
+            self.out(text)
+            self.screen.last_board = text
+        else:
+            self.screen.board(text)
+        note = decision_note(self.game, view)
+        if note:
+            self.out(note)
+
+    def _read_move(self, text: str, legal: list[int], view: Any) -> int | None:
+        """The legal action ``text`` names, or None after saying what is wrong with it."""
+        names = [self._to_str(a) for a in legal]
+        try:
+            action = self._parse(text)
+        except self._error as err:
+            self.out(f"cannot read that: {err}")
+            self._suggest(text, names)
+            return None
+        if action in legal:
             return action
+        move = self._to_str(action)
+        self.out(f"{move!r} is not legal: {why_illegal(self.game, view, action) or 'not allowed now'}")
+        self._suggest(move, names)
+        return None
+
+    def _suggest(self, text: str, names: list[str]) -> None:
+        near = closest_moves(text, names)
+        self.out(f"closest legal moves: {', '.join(near)}" if near else "type help for the legal moves")
+
+    def _png(self, text: str) -> None:
+        """``png [FILE]``: write the picture; a path that cannot be written is a message, not an end."""
+        if self.picture is None:
+            self.out("png: this game has no picture")
+            return
+        parts = text.split(maxsplit=1)
+        path = parts[1].strip() if len(parts) > 1 else "cardwar_map.png"
+        if not path.lower().endswith(".png"):
+            self.out(f"png: give a file name ending in .png, not {path}")
+            return
+        try:
+            check_writable(path)
+            self.out(f"picture written to {self.picture(path)}")
+        except OSError as err:
+            self.out(f"png: cannot write {path}: {err.strerror or err}")
+        except ValueError as err:
+            self.out(f"png: {err}")

@@ -1,69 +1,136 @@
-"""Games between two players (agents or a person) through the AEC envs, narrated move by move."""
+"""Games between two players (agents or a person) through the AEC envs, narrated move by move.
+
+One loop (:func:`_narrated_game`) plays both games: it prints the board once a turn
+(a person's own decisions show it again only when it has changed), the public
+narration of every move, and collects the moves for the game record
+(:mod:`cardwar.record`), which ``save`` writes when the game ends or a person quits.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from cardwar import agents
-from cardwar.human import HumanPlayer, QuitGame
-from cardwar.envs import naval_v0
-from cardwar.envs.naval import NavalConfig, action_to_string
-from cardwar.envs.naval.render import narrate, render_state, render_view
-from cardwar.envs.naval.scoring import describe_result
+from cardwar.human import HumanPlayer, QuitGame, Screen
+from cardwar.record import SEATS, GameRecord, Move, result_of
 
 _VIEWERS = {"spectator": None, "omniscient": "omniscient", "A": 0, "B": 1}
 
 
-def _narrated_game(env, players: dict, board, narrate_fn, new_turn, out, quiet: bool, move_line=None) -> int | None:
-    """Drive ``env`` with ``players``; print ``board(state)`` when ``new_turn(state)`` says so and the
-    public narration of every move. Returns the number of moves, or None if a person quit."""
-    moves = 0
+def _narrated_game(env: Any, players: dict[str, Any], board: Callable[[Any], str], narrate_fn: Callable,
+                   new_turn: Callable[[Any], bool], screen: Screen, quiet: bool, to_str: Callable[[int], str],
+                   moves: list[Move], move_line: Callable | None = None) -> str | None:
+    """Drive ``env`` with ``players``, appending each move to ``moves``; print ``board(state)`` when
+    ``new_turn(state)`` says so and the public narration of every move. Returns the seat of a
+    person who quit, or None when the game ended."""
     for agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)
             continue
         if not quiet and new_turn(env.state):
-            out("\n" + board(env.state))
+            screen.board(board(env.state))
         try:
             action = players[agent].act(obs, env.view(agent))
         except QuitGame as stop:
-            out(f"Game abandoned: {stop}")
-            return None
+            screen.out(f"Game abandoned: {stop}")
+            return agent
         before = env.state.clone()
         env.step(action)
-        moves += 1
+        moves.append(Move(agent, to_str(action)))
         if not quiet:
             if move_line is not None:
-                out(move_line(moves, before, action))
+                screen.out(move_line(len(moves), before, action))
             for line in narrate_fn(before, action, env.state):
-                out("       " + line)
-    return moves
+                screen.out("       " + line)
+    return None
 
 
-def play_naval(config: NavalConfig, seed: int, spec_a: str, spec_b: str, viewer: str = "spectator",
-               quiet: bool = False, out=print, read=input) -> dict:
+def _seat_players(game: str, specs: tuple[str, str], seed: int, human: Callable[[int], HumanPlayer]) -> dict:
+    """The player of each seat: a person for ``human``, else the agent the spec names."""
+    return {name: human(i) if spec == "human" else agents.make(spec, game, seed=seed * 2 + 1 + i)
+            for i, (name, spec) in enumerate(zip(SEATS[game], specs))}
+
+
+def _viewer(who: Any, specs: tuple[str, str]) -> Any:
+    """Whose knowledge the printout shows: a lone person sees only their own seat's view,
+    two people at one terminal see the spectator's board between their own decisions."""
+    people = [i for i, spec in enumerate(specs) if spec == "human"]
+    return who if not people else people[0] if len(people) == 1 else None
+
+
+def _run(env: Any, game: str, specs: tuple[str, str], seed: int, players: dict, board: Callable, narrate_fn: Callable,
+         new_turn: Callable, screen: Screen, quiet: bool, save: str | None, scenario: str | None = None,
+         move_line: Callable | None = None) -> tuple[GameRecord, str | None]:
+    """Play the game and build its record (saved to ``save`` even if the game is interrupted)."""
+    if game == "naval":
+        from cardwar.envs.naval import action_to_string
+    else:
+        from cardwar.envs.hexwar.actions import action_to_string  # type: ignore[assignment]
+    moves: list[Move] = []
+    quit_by: str | None = None
+
+    def record() -> GameRecord:
+        s = env.state
+        return GameRecord(game=game, seed=seed, players=dict(zip(SEATS[game], specs)), moves=tuple(moves),
+                          rules=env.config.to_dict(), scenario=scenario,
+                          scenario_data=s.scenario.to_dict() if game == "hexwar" else None,
+                          finished=s.is_terminal(), result=result_of(s, SEATS[game]) if s.is_terminal() else None,
+                          quit_by=quit_by)
+    try:
+        quit_by = _narrated_game(env, players, board, narrate_fn, new_turn, screen, quiet, action_to_string, moves,
+                                 move_line)
+    except KeyboardInterrupt:
+        if save:
+            record().save(save)
+        raise
+    rec = record()
+    if save:
+        rec.save(save)
+        if not quiet:
+            screen.out(f"Game record written to {save}")
+    return rec, quit_by
+
+
+def _summary(rec: GameRecord, names: tuple[str, str], state: Any, extra: dict | None = None) -> dict:
+    """The result dict ``cardwar play --json`` prints (the record included)."""
+    out: dict = {"seed": rec.seed, **(extra or {})}
+    if not rec.finished:
+        return {**out, "winner": None, "moves": len(rec.moves), "abandoned": True, "record": rec.to_dict()}
+    return {**out, "winner": None if state.winner is None else names[state.winner], "moves": len(rec.moves),
+            "turns": state.turn, "result": state.result, "returns": state.returns(), "record": rec.to_dict()}
+
+
+def play_naval(config: Any, seed: int, spec_a: str, spec_b: str, viewer: str = "spectator",
+               quiet: bool = False, out: Callable[[str], None] = print, read: Callable[[str], str] = input,
+               save: str | None = None) -> dict:
     """Play one seeded game; print the board each turn and a public log line per move.
 
     The printout shows what ``viewer`` may know: a spectator sees no hand, ``A``
     or ``B`` sees that captain's hand, ``omniscient`` sees everything and the
-    face-down cards in the move list.
+    face-down cards in the move list. A person (spec ``human``) sees only their seat.
+    ``save`` writes the game record there.
     """
+    from cardwar.envs import naval_v0
+    from cardwar.envs.naval import action_to_string
+    from cardwar.envs.naval.render import narrate, render_state, render_view
+    from cardwar.envs.naval.scoring import describe_result
+
     if viewer not in _VIEWERS:
         raise ValueError(f"viewer {viewer!r} is not one of {', '.join(_VIEWERS)} for the naval game")
-    who = _VIEWERS[viewer]
-    players = {}
-    for i, (name, spec) in enumerate((("captain_a", spec_a), ("captain_b", spec_b))):
-        if spec == "human":
-            players[name] = HumanPlayer("naval", i, show=render_view, read=read, out=out)
-            who = i  # a person at the table sees only their own seat's view
-        else:
-            players[name] = agents.make(spec, "naval", seed=seed * 2 + 1 + i)
+    specs = (spec_a, spec_b)
+    who = _viewer(_VIEWERS[viewer], specs)
+    screen = Screen(out)
+    players = _seat_players("naval", specs, seed, lambda i: HumanPlayer("naval", i, show=render_view, read=read,
+                                                                          out=out, screen=screen))
     env = naval_v0.raw_env(rules=config)
     env.reset(seed=seed)
     if not quiet:
         out(f"Hit the Deck! seed {seed}: Captain A = {spec_a}, Captain B = {spec_b}")
     seen_turns: set[int] = set()
 
-    def new_turn(state) -> bool:
+    def new_turn(state: Any) -> bool:
         if state.phase.name != "ACTION" or state.turn in seen_turns:
             return False
         seen_turns.add(state.turn)
@@ -71,38 +138,39 @@ def play_naval(config: NavalConfig, seed: int, spec_a: str, spec_b: str, viewer:
             out(f"Captain {'AB'[state.first_player]} goes first")
         return True
 
-    def move_line(n: int, before, action: int) -> str:
+    def move_line(n: int, before: Any, action: int) -> str:
         return f"  {n:3d}. Captain {'AB'[before.current]}: {action_to_string(action)}"
 
-    moves = _narrated_game(env, players, lambda st: render_state(st, who), narrate, new_turn, out, quiet,
-                           move_line if who == "omniscient" else None)
-    if moves is None:
-        return {"seed": seed, "winner": None, "moves": 0, "abandoned": True}
+    rec, _ = _run(env, "naval", specs, seed, players, lambda st: render_state(st, who), narrate, new_turn, screen,
+                  quiet, save, move_line=move_line if who == "omniscient" else None)
     s = env.state
-    if not quiet:
-        out("\n" + render_state(s, who))
-    summary = describe_result(s.result, s.winner)
-    out(f"Result: {summary}")
-    return {"seed": seed, "winner": None if s.winner is None else "AB"[s.winner], "moves": moves,
-            "turns": s.turn, "result": s.result, "returns": s.returns()}
+    if rec.finished:
+        if not quiet:
+            screen.board(render_state(s, who))
+        out(f"Result: {describe_result(s.result, s.winner)}")
+    return _summary(rec, ("A", "B"), s)
 
 
 def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red: str, viewer: str = "spectator",
-                quiet: bool = False, png: str | None = None, out=print, read=input) -> dict:
-    """Play one seeded hex game between two agents; print the map each turn and a line per move.
+                quiet: bool = False, png: str | None = None, out: Callable[[str], None] = print,
+                read: Callable[[str], str] = input, save: str | None = None) -> dict:
+    """Play one seeded hex game; print the map each turn and a line per move.
 
-    ``png`` writes the final map picture (as ``viewer`` sees it) to that path.
+    ``png`` writes the final map picture (as the printout's viewer sees it) to that
+    path; ``save`` writes the game record there.
     """
     from cardwar.envs import hexwar_v0
     from cardwar.envs.hexwar.picture import render_rgb
     from cardwar.envs.hexwar.text import describe_result, narrate, render_state
     from cardwar.envs.hexwar.text import render_view as hex_view_text
 
-    who = {"spectator": None, "omniscient": "omniscient", "blue": 0, "red": 1}[viewer]
+    specs = (spec_blue, spec_red)
+    who = _viewer({"spectator": None, "omniscient": "omniscient", "blue": 0, "red": 1}[viewer], specs)
     env = hexwar_v0.raw_env(scenario=scenario, rules=rules)
     env.reset(seed=seed)
+    screen = Screen(out)
 
-    def picture_for(seat: int):
+    def picture_for(seat: int) -> Callable[[str], str]:
         def write(path: str) -> str:
             from PIL import Image
 
@@ -110,36 +178,30 @@ def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red:
             return path
         return write
 
-    players = {}
-    for i, (name, spec) in enumerate((("blue", spec_blue), ("red", spec_red))):
-        if spec == "human":
-            players[name] = HumanPlayer("hexwar", i, show=lambda v: hex_view_text(v, env.scenario), read=read,
-                                        out=out, picture=picture_for(i))
-            who = i
-        else:
-            players[name] = agents.make(spec, "hexwar", seed=seed * 2 + 1 + i)
+    players = _seat_players("hexwar", specs, seed, lambda i: HumanPlayer(
+        "hexwar", i, show=lambda v: hex_view_text(v, env.scenario), read=read, out=out, picture=picture_for(i),
+        screen=screen))
     if not quiet:
         out(f"{env.scenario.title} (seed {seed}): blue = {spec_blue}, red = {spec_red}")
         if env.scenario.description:
             out(env.scenario.description)
     seen_turns: set[int] = set()
 
-    def new_turn(state) -> bool:
+    def new_turn(state: Any) -> bool:
         fresh = state.turn not in seen_turns
         seen_turns.add(state.turn)
         return fresh
 
-    moves = _narrated_game(env, players, lambda st: render_state(st, who), narrate, new_turn, out, quiet)
-    if moves is None:
-        return {"seed": seed, "winner": None, "moves": 0, "abandoned": True}
+    rec, _ = _run(env, "hexwar", specs, seed, players, lambda st: render_state(st, who), narrate, new_turn, screen,
+                  quiet, save, scenario=scenario)
     s = env.state
-    out(f"Result: {describe_result(s.result, s.winner)}")
-    if png:
-        from PIL import Image
+    if rec.finished:
+        if not quiet:
+            screen.board(render_state(s, who))
+        out(f"Result: {describe_result(s.result, s.winner)}")
+        if png:
+            from PIL import Image
 
-        from cardwar.envs.hexwar.picture import render_rgb
-
-        Image.fromarray(render_rgb(s, who)).save(png)
-        out(f"Picture written to {png}")
-    return {"seed": seed, "scenario": s.scenario.name, "winner": None if s.winner is None else ("blue", "red")[s.winner],
-            "moves": moves, "turns": s.turn, "result": s.result, "returns": s.returns()}
+            Image.fromarray(render_rgb(s, who)).save(png)
+            out(f"Picture written to {png}")
+    return _summary(rec, ("blue", "red"), s, {"scenario": s.scenario.name})

@@ -8,7 +8,7 @@ for debugging only, add both hands from the full state.
 from __future__ import annotations
 
 from cardwar.envs.naval.actions import DECODED, ActionKind
-from cardwar.envs.naval.cards import card_to_str, cards_to_str
+from cardwar.envs.naval.cards import card_suit, card_to_str, cards_to_str
 from cardwar.envs.naval.scoring import describe_result
 from cardwar.envs.naval.seemap import CAPTAIN_NAMES, zone_letter
 from cardwar.envs.naval.state import NavalState, Phase
@@ -22,6 +22,17 @@ def _cell(v: NavalView, z: int) -> str:
     o = v.board_owner[z]
     ship = f"{CAPTAIN_NAMES[o]}:{card_to_str(v.board_card[z]):>3}" if o >= 0 else "  .  "
     return f"{zone_letter(z)} [{ship}]"
+
+
+def discard_line(discards: tuple[int, ...] | list[int]) -> str:
+    """The discard pile, face up and public (Post-Battle Cleanup), by suit (clubs, diamonds,
+    hearts, spades) and rank, so a player can count what is gone."""
+    if not discards:
+        return "none"
+    by_suit: dict[int, list[int]] = {}
+    for c in sorted(discards):
+        by_suit.setdefault(card_suit(c), []).append(c)
+    return " | ".join(cards_to_str(cs) for _, cs in sorted(by_suit.items()))
 
 
 def render_view(v: NavalView, hands: tuple[list[int], list[int]] | None = None) -> str:
@@ -42,6 +53,7 @@ def render_view(v: NavalView, hands: tuple[list[int], list[int]] | None = None) 
     for row in (2, 1, 0):
         lines.append("    " + "  ".join(_cell(v, row * 3 + c) for c in range(3)))
     lines.append(f"  Captain B  hand: {hand_line(1)}")
+    lines.append(f"  Discards: {discard_line(v.discards)}")
     if v.pending is not None:
         p = v.pending
         extra = " + a face-down card drawn from the deck" if p.deck_card_drawn else ""

@@ -1,0 +1,240 @@
+"""Terminal play: why a move is illegal, the evade question, typo suggestions, `cardwar play` options."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from cardwar.cli import main
+from cardwar.explain import decision_note, why_illegal
+from cardwar.human import HumanPlayer, closest_moves
+from cardwar.envs.hexwar.actions import EVADE, string_to_action as hex_action
+from cardwar.envs.hexwar.config import HexConfig
+from cardwar.envs.hexwar.diagram import position, scenario_from_text
+from cardwar.envs.hexwar.state import HexPhase
+from cardwar.envs.naval import string_to_action as naval_action
+from cardwar.envs.naval.diagram import state_from_diagram
+
+
+def naval_why(s, move: str) -> str | None:
+    return why_illegal("naval", s.information_view(s.current_player), naval_action(move))
+
+
+def hex_why(s, move: str) -> str | None:
+    return why_illegal("hexwar", s.information_view(s.current_player), hex_action(move))
+
+
+# ------------------------------------------------------------------ naval reasons (RULES.md 3-4)
+BOARD = """
+A:5S . .
+B:7D . .
+B:9C . .
+"""
+
+
+def naval_position():
+    return state_from_diagram(BOARD, hands={"A": ["2C", "3H", "KD"], "B": ["4S"]})
+
+
+@pytest.mark.parametrize("move, reason", [
+    ("deploy 2C D", "D already holds an enemy ship"),
+    ("deploy 2C E", "E is out of reach: ships deploy in your Seaport first"),  # H, A's Seaport of lane B-E-H, is empty
+    ("deploy 9H H", "you do not hold 9H"),
+    ("attack G>D ram 2C", "Ramming needs 2 of your ships in the Sealane of the ship attacked; you have 1 there"),
+    ("attack H>E normal 2C", "you have no ship at H to attack from"),
+    ("attack G>H broadside 2C", "there is no enemy ship at H"),
+    ("keep", "mulligans are decided before the first turn"),
+    ("nodefend", "no attack is waiting"),
+    ("sink D", "sink follows a Sea Battle won with a High Royal Flush"),
+])
+def test_illegal_naval_move_gets_the_rule(move, reason):
+    assert reason in naval_why(naval_position(), move)
+
+
+def test_naval_once_per_turn_and_defence_reasons():
+    s = naval_position()
+    assert naval_why(s, "deploy 2C H") is None
+    s.apply_action(naval_action("deploy 2C H"))
+    assert "one Deploy per turn" in naval_why(s, "deploy 3H I")
+    s = naval_position()
+    s.apply_action(naval_action("attack G>D normal 2C"))  # now Captain B answers
+    assert "Captain A attacks your ship at D" in naval_why(s, "deploy 4S B")
+    assert "you do not hold KD" in naval_why(s, "defend KD")  # A's card: B cannot defend with it
+    assert naval_why(s, "defend 4S") is None
+
+
+def test_broadside_with_an_empty_deck_names_the_rule_option():
+    s = state_from_diagram("A:5S B:8H .\n. . .\n. . .", hands={"A": ["2C"], "B": ["4S"]})
+    assert naval_why(s, "attack G>H broadside 2C") is None
+    s.discards, s.deck = s.deck, []  # every card still somewhere: the deck went to the discard pile
+    assert "deck is empty (rule broadside_empty_deck=forbidden)" in naval_why(s, "attack G>H broadside 2C")
+
+
+# ------------------------------------------------------------------ hex reasons (RULES.md 4-6)
+MAP = """
+. W . . . .
+. . ~ . . .
+. . . . . .
+"""
+
+
+@pytest.mark.parametrize("blue, red, move, reason", [
+    ([("foot", "A1")], [("foot", "F3")], "move C1", "C1 is 2 hexes away; your foot infantry (A1) moves at most 1"),
+    ([("tank", "B2")], [("foot", "F3")], "move C2", "C2 is river: impassable"),
+    ([("tank", "A3")], [("foot", "E3")], "shoot E3", "E3 is 4 hexes from your tank (A3); direct fire reaches 2"),
+    ([("tank", "A1")], [("foot", "C1")], "shoot C1", "no line of sight to C1"),  # the woods at B1 between
+    ([("mortar", "A3")], [("foot", "B3")], "shoot B3", "minimum range 2"),
+    ([("artillery", None), ("foot", "D3")], [("foot", "E3")], "shoot E3",
+     "cannot target a unit next to one of your units"),
+    ([("foot", "A3")], [("foot", "F3")], "smoke B3", "only mortars and artillery lay smoke"),
+    ([("mortar", "D3")], [("foot", "F3")], "smoke B1", "smoke goes on open terrain, and B1 is woods"),
+    ([("foot", "A3")], [("foot", "F3")], "shoot D3", "you know of no unit at D3"),
+    ([("foot", "A3")], [("foot", "F3")], "joint move A2", "joint activation is an optional rule that is off"),
+    ([("foot", "A3")], [("foot", "F3")], "evade", "evade and no evade answer an enemy shot"),
+])
+def test_illegal_hex_move_gets_the_rule(blue, red, move, reason):
+    s = position(scenario_from_text(MAP, blue=blue, red=red), order=[0])
+    assert reason in hex_why(s, move)
+
+
+def test_a_hidden_unit_is_explained_like_an_empty_hex():
+    """'Hidden units cannot be shot at until they are revealed': the reason says only what blue knows."""
+    sc = scenario_from_text(MAP, blue=[("tank", "A3")], red=[("foot", "B3"), ("foot", "F1")], hidden={1})
+    s = position(sc, order=[0], config=HexConfig(hidden_units=True))
+    assert hex_why(s, "shoot B3") == "you know of no unit at B3" == hex_why(s, "shoot C3").replace("C3", "B3")
+    assert hex_why(s, "move B3") is None  # legal for blue: the move would be cut short by the reveal
+
+
+def _random_positions(game: str, games: int, every: int):
+    from cardwar.envs.hexwar.generator import generate_scenario
+    from cardwar.envs.hexwar.state import HexState
+    from cardwar.envs.naval import NavalConfig, NavalState
+
+    rng = np.random.default_rng(7)
+    for g in range(games):
+        if game == "naval":
+            s = NavalState.new_game(NavalConfig(royal_flush="any_pair"), seed=g)
+        else:
+            s = HexState.new_game(generate_scenario(g), HexConfig(hidden_units=True, joint_activation=True), seed=g)
+        k = 0
+        while not s.is_terminal():
+            if k % every == 0:
+                yield s
+            s.apply_action(int(rng.choice(s.legal_actions())))
+            k += 1
+
+
+@pytest.mark.parametrize("game, size", [("naval", 3029), ("hexwar", 843)])
+def test_every_reason_agrees_with_the_engine(game, size):
+    """Over random positions: no reason for exactly the moves the engine allows, and a specific
+    reason (not a catch-all) for every other one."""
+    rng = np.random.default_rng(1)
+    checked = 0
+    for s in _random_positions(game, 3, 9):
+        view = s.information_view(s.current_player)
+        for a in rng.choice(size, 120, replace=False).tolist() + s.legal_actions():
+            why = why_illegal(game, view, a)
+            assert (why is None) == s.is_legal(a), (game, a, why)
+            assert why is None or "not allowed now" not in why
+            checked += 1
+    assert checked > 2000
+
+
+# ------------------------------------------------------------------ the evade question (RULES.md 6.4)
+def evade_position(**config):
+    sc = scenario_from_text(MAP, blue=[("foot", "D3")], red=[("tank", "E3")])
+    s = position(sc, order=[1, 0], config=HexConfig(**config))  # the red tank acts first, blue has not acted
+    s.apply_action(hex_action("shoot D3"))
+    assert s.phase == HexPhase.EVADE and s.current_player == 0
+    return s
+
+
+def test_evade_question_names_target_shooter_and_cost():
+    # Tank at foot infantry, adjacent, in the open: no modifier; evading -1. D3 = 1,1,2,2,3,3.
+    note = decision_note("hexwar", evade_position().information_view(0))
+    assert "Your foot infantry at D3 is shot at by the red tank at E3" in note
+    assert "no evade: D3 +0 -> 1-3 hits (2.0 on average)" in note
+    assert "evade   : D3 -1 -> 0-2 hits (1.0 on average); your foot infantry loses its action this turn" in note
+    doubled = decision_note("hexwar", evade_position(double_count=True).information_view(0))
+    assert "evade   : D3 -2 -> 0-1 hits (0.3 on average)" in doubled  # double_count: evasion named twice
+
+
+def test_person_is_asked_the_evade_question_and_answers_it():
+    s = evade_position()
+    out: list[str] = []
+    answers = iter(["pass", "evade"])
+    p = HumanPlayer("hexwar", 0, show=lambda v: "BOARD", read=lambda _: next(answers), out=out.append)
+    action = p.act({"action_mask": s.legal_action_mask()}, s.information_view(0))
+    assert action == EVADE
+    text = "\n".join(out)
+    assert "shot at by the red tank at E3" in text
+    assert "'pass' is not legal: first answer the shot at your foot infantry (D3)" in text
+
+
+# ------------------------------------------------------------------ typos
+def test_a_typo_gets_the_closest_legal_moves():
+    legal = ["deploy 7H G", "deploy 7H H", "deploy 2C G", "attack G>D normal 7H", "pass"]
+    assert closest_moves("deplyo 7h g", legal)[0] == "deploy 7H G"
+    assert closest_moves("atack G>D normal 7H", legal) == ["attack G>D normal 7H"]
+    assert closest_moves("fire the cannons!", legal) == []
+
+
+def test_person_typing_a_typo_and_an_illegal_move_is_told_why_and_what_is_close():
+    s = naval_position()
+    out: list[str] = []
+    answers = iter(["deplyo 2C H", "deploy 2C E", "deploy 2C H"])
+    p = HumanPlayer("naval", 0, show=lambda v: "BOARD", read=lambda _: next(answers), out=out.append)
+    assert p.act({"action_mask": s.legal_action_mask()}, s.information_view(0)) == naval_action("deploy 2C H")
+    text = "\n".join(out)
+    assert "cannot read that" in text and "closest legal moves: deploy 2C H" in text
+    assert "'deploy 2C E' is not legal: E is out of reach" in text
+    assert re.search(r"closest legal moves: deploy 2C [GH]", text)
+
+
+def test_png_that_cannot_be_written_is_a_message_and_the_question_again(tmp_path):
+    s = naval_position()
+    out: list[str] = []
+
+    def refuse(path: str) -> str:
+        raise PermissionError(13, "Permission denied", path)
+
+    (tmp_path / "maps.png").mkdir()
+    answers = iter([f"png {tmp_path}/no/such/folder/a.png", f"png {tmp_path}/maps.png", "png map.txt",
+                    f"png {tmp_path}/a.png", "pass"])
+    p = HumanPlayer("naval", 0, show=lambda v: "BOARD", read=lambda _: next(answers), out=out.append, picture=refuse)
+    assert p.act({"action_mask": s.legal_action_mask()}, s.information_view(0)) == naval_action("pass")
+    text = "\n".join(out)
+    assert f"no folder {tmp_path}/no/such/folder" in text and "is a folder" in text and "ending in .png" in text
+    assert f"png: cannot write {tmp_path}/a.png: Permission denied" in text
+
+
+# ------------------------------------------------------------------ `cardwar play` options
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cardwar.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["naval", "--save", "/no/such/folder/game.json"], "--save: cannot write /no/such/folder/game.json: no folder"),
+    (["naval", "--save", "."], "--save: . is a folder"),
+    (["naval", "--png", "map.png"], "--png draws the hex map"),
+    (["hexwar", "--png", "/no/such/folder/map.png"], "--png: cannot write"),
+    (["hexwar", "--png", "map.jpg"], "ending in .png"),
+])
+def test_bad_output_paths_are_one_line_and_status_2_before_the_game(args, message):
+    r = run_cli("play", *args)
+    assert r.returncode == 2 and r.stdout == ""  # refused before a single move
+    assert message in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_play_json_includes_the_moves(capsys):
+    assert main(["play", "naval", "--seed", "5", "--quiet", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    moves = data["record"]["moves"]
+    assert len(moves) == data["moves"] > 0
+    assert {m["seat"] for m in moves} == {"captain_a", "captain_b"} and moves[0]["move"] in ("keep", "mulligan")
+    assert data["record"]["result"]["returns"] == data["returns"]

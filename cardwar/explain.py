@@ -47,7 +47,8 @@ def _naval_reason(v: Any, action: int) -> str:
 
     a, me = DECODED[action], v.seat
     holds = a.card < 0 or a.card in v.hand
-    not_held = f"you do not hold {card_to_str(a.card) if a.card >= 0 else ''} (your hand: {cards_to_str(sorted(v.hand))})"
+    card = card_to_str(a.card) if a.card >= 0 else ""
+    not_held = f"you do not hold {card} (your hand: {cards_to_str(sorted(v.hand))})"
     if v.phase == Phase.GAME_OVER:
         return "the game is over"
     if v.phase == Phase.MULLIGAN:

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+
+import numpy as np
+import pytest
+
+from cardwar.record import GameRecord, final_state
 
 
 def run_play(args: list[str], stdin: str) -> subprocess.CompletedProcess:
@@ -41,3 +47,123 @@ def test_hex_game_through_stdin_survives_garbage_and_writes_a_picture(tmp_path):
 def test_end_of_input_leaves_quietly():
     r = run_play(["hexwar", "--opponent", "heuristic", "--seat", "red"], "")
     assert r.returncode == 0 and "Game abandoned: input ended" in r.stdout
+
+
+# ------------------------------------------------------------------ in-process games with a scripted person
+CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9AJQK])[CDHS](?![A-Za-z0-9])")
+
+
+class RandomPerson:
+    """Types ``help``, then one of the legal moves it was shown (seeded); keeps every line printed."""
+
+    def __init__(self, seed: int, on_print=None) -> None:
+        self.rng, self.lines, self.on_print = np.random.default_rng(seed), [], on_print
+
+    def out(self, text: str = "") -> None:
+        if self.on_print is not None:
+            self.on_print(text)
+        self.lines.append(text)
+
+    def read(self, prompt: str) -> str:
+        last = self.lines[-1] if self.lines else ""
+        if last.startswith("Legal moves: "):
+            moves = last[len("Legal moves: "):].split(", ")
+            return moves[int(self.rng.integers(len(moves)))]
+        return "help"
+
+
+def _seen_by(view) -> set[int]:
+    """Cards a captain's view shows: own hand, ships, discards, mulligan-shown, the last battle's hands."""
+    seen = set(view.hand) | {c for c in view.board_card if c >= 0} | set(view.discards) | set(view.mulligan_shown)
+    if view.last_battle is not None:
+        seen |= set(view.last_battle.attack_hand) | set(view.last_battle.defence_hand)
+    if view.pending is not None and view.pending.own_card >= 0:
+        seen.add(view.pending.own_card)
+    return seen
+
+
+@pytest.mark.parametrize("seat, seed", [(0, 11), (1, 12)])
+def test_a_person_is_never_shown_a_card_they_may_not_know(monkeypatch, tmp_path, seat, seed):
+    """Every card named on the screen, at the moment it is printed, is one the person's view has shown."""
+    from cardwar.envs import naval_v0
+    from cardwar.envs.naval import NavalConfig
+    from cardwar.envs.naval.cards import card_to_str
+    from cardwar.play import play_naval
+
+    envs = []
+    real = naval_v0.raw_env
+    monkeypatch.setattr(naval_v0, "raw_env", lambda **kw: envs.append(real(**kw)) or envs[-1])
+    known: set[str] = set()
+    named: set[str] = set()
+
+    def check(text: str) -> None:
+        if not envs or envs[0].state is None:
+            return
+        s = envs[0].state
+        known.update(card_to_str(c) for c in _seen_by(s.information_view(seat)))
+        if s.is_terminal() and s.result.get("best_hands"):
+            known.update(CARD.findall(" ".join(s.result["best_hands"])))  # shown when they decide the game
+        printed = set(CARD.findall(text))
+        assert printed <= known, f"printed {printed - known} to captain {'AB'[seat]}: {text!r}"
+        named.update(printed)
+
+    person = RandomPerson(seed, on_print=check)
+    specs = ("human", "heuristic") if seat == 0 else ("heuristic", "human")
+    play_naval(NavalConfig(), seed, *specs, viewer="omniscient", out=person.out, read=person.read,
+               save=str(tmp_path / "g.json"))
+    end = final_state(GameRecord.load(tmp_path / "g.json"))
+    never = {card_to_str(c) for c in range(52)} - known
+    assert end.is_terminal() and len(named) > 10
+    assert never & {card_to_str(c) for c in end.hands[1 - seat] + end.deck}  # the test had something to hide
+
+
+def _boards(lines: list[str]) -> list[str]:
+    return [t for t in lines if t.startswith("\n")]  # Screen.board prints a board as one text after a blank line
+
+
+def test_naval_board_is_printed_once_a_turn():
+    from cardwar.envs.naval import NavalConfig
+    from cardwar.play import play_naval
+
+    person = RandomPerson(3)
+    play_naval(NavalConfig(), 3, "human", "heuristic", out=person.out, read=person.read)
+    boards = _boards(person.lines)
+    assert all(a != b for a, b in zip(boards, boards[1:]))  # never the same board twice in a row
+    own_turns = [b.split("\n")[1] for b in boards if "Captain A's turn, action 1/2" in b]
+    assert len(own_turns) == len(set(own_turns)) > 5  # each of the person's turns opens with one board
+    assert person.lines[-1].startswith("Result: ")
+
+
+def test_hex_board_is_not_printed_twice_in_a_row():
+    from cardwar.play import play_hexwar
+
+    person = RandomPerson(4)
+    play_hexwar("meeting_engagement", {}, 4, "heuristic", "human", out=person.out, read=person.read)
+    boards = _boards(person.lines)
+    assert len(boards) > 12 and all(a != b for a, b in zip(boards, boards[1:]))
+    assert person.lines[-1].startswith("Result: ")
+
+
+def test_bad_png_paths_are_messages_and_the_game_goes_on(tmp_path):
+    (tmp_path / "folder.png").mkdir()
+    bad = f"png {tmp_path}/missing/map.png\npng {tmp_path}/folder.png\npng map.txt\n"
+    r = run_play(["hexwar", "--opponent", "heuristic", "--seed", "2"], bad + "no evade\npass\n" * 600)
+    assert r.returncode == 0, r.stderr
+    assert f"png: cannot write {tmp_path}/missing/map.png: no folder" in r.stdout
+    assert f"png: {tmp_path}/folder.png is a folder" in r.stdout and "ending in .png, not map.txt" in r.stdout
+    assert "Result: " in r.stdout and "Traceback" not in r.stdout + r.stderr
+
+
+def test_save_through_stdin_writes_a_record_that_replays(tmp_path):
+    path = tmp_path / "mine.json"
+    cycle = "keep\nnodefend\npass\n"
+    r = run_play(["naval", "--opponent", "random", "--seat", "B", "--seed", "5", "--save", str(path)], cycle * 400)
+    assert r.returncode == 0, r.stderr
+    rec = GameRecord.load(path)
+    assert rec.players == {"captain_a": "random", "captain_b": "human"} and rec.finished
+    assert final_state(rec).returns() == rec.result["returns"]
+    assert f"Game record written to {path}" in r.stdout
+    quit_path = tmp_path / "quit.json"
+    r = run_play(["naval", "--opponent", "random", "--seed", "5", "--save", str(quit_path)], "keep\nquit\n")
+    rec = GameRecord.load(quit_path)
+    assert r.returncode == 0 and not rec.finished and rec.quit_by == "captain_a" and rec.result is None

@@ -30,10 +30,14 @@ def why_illegal(game: str, view: Any, action: int) -> str | None:
 
 
 def decision_note(game: str, view: Any) -> str | None:
-    """A few lines that explain the decision in front of the seat (the hex evade question), or None."""
+    """A few lines that explain the decision in front of the seat (a naval defence, a hex evasion), or None."""
+    if game == "naval":
+        from cardwar.envs.naval.state import Phase
+
+        return defence_question(view) if view.phase == Phase.DEFEND and view.pending is not None else None
     from cardwar.envs.hexwar.state import HexPhase
 
-    if game == "hexwar" and view.phase == HexPhase.EVADE and view.pending is not None:
+    if view.phase == HexPhase.EVADE and view.pending is not None:
         return evade_question(view)
     return None
 
@@ -111,6 +115,25 @@ def _attack_reason(v: Any, me: int, a: Any) -> str:
     lane = zone_lane(a.dst)
     own = sum(1 for z in (lane, lane + 3, lane + 6) if v.board_owner[z] == me)
     return f"Ramming needs 2 of your ships in the Sealane of the ship attacked; you have {own} there"
+
+
+def defence_question(v: Any) -> str:
+    """The defence question: the Sea Battle's face-up cards on both sides (Attack Action table)."""
+    from cardwar.envs.naval.actions import AttackStyle
+    from cardwar.envs.naval.battle import attack_ships, defence_support
+    from cardwar.envs.naval.cards import card_to_str, cards_to_str
+    from cardwar.envs.naval.seemap import zone_letter
+
+    p, owner, ship = v.pending, list(v.board_owner), list(v.board_card)
+    theirs = cards_to_str(attack_ships(owner, ship, p.attacker, p.src, p.dst, p.style))
+    drawn = " + a face-down card from the deck" if p.deck_card_drawn else ""
+    support = defence_support(owner, ship, p.src, p.dst, p.style, v.config.bastion) if v.config else []
+    helper = f" + the best of your supporting ships {cards_to_str(support)}" if support else ""
+    style = {AttackStyle.NORMAL: "normal attack", AttackStyle.RAM: "ramming attack",
+             AttackStyle.BROADSIDE: "broadside"}[p.style]
+    return (f"Captain {'AB'[p.attacker]}'s {style} {zone_letter(p.src)}>{zone_letter(p.dst)}: their hand is "
+            f"{theirs} + a face-down card{drawn}; yours is {card_to_str(ship[p.dst])}{helper} + the card you "
+            "defend with, if any.\nAnswer: defend CARD or nodefend")
 
 
 # ---------------------------------------------------------------------- hex

@@ -2,9 +2,9 @@
 
 Moves are typed in the game's notation. ``help`` (or ``?``) lists the legal
 moves, ``board`` shows the position again, ``png [FILE]`` writes the hex map
-picture, ``quit`` ends the game. A mistyped move gets the closest legal moves,
-an illegal one the rule that forbids it, and the question comes again; end of
-input ends the game quietly.
+picture, ``quit`` ends the game. A defence or an evasion is explained before the
+question. A mistyped move gets the closest legal moves, an illegal one the rule
+that forbids it, and the question comes again; end of input ends the game quietly.
 """
 
 from __future__ import annotations

@@ -75,6 +75,21 @@ def test_broadside_with_an_empty_deck_names_the_rule_option():
     assert "deck is empty (rule broadside_empty_deck=forbidden)" in naval_why(s, "attack G>H broadside 2C")
 
 
+def test_defence_question_shows_the_face_up_part_of_the_sea_battle():
+    # Normal: attacking ship + face-down card against the attacked ship + the defending card.
+    s = naval_position()
+    s.apply_action(naval_action("attack G>D normal 2C"))
+    note = decision_note("naval", s.information_view(1))
+    assert "Captain A's normal attack G>D: their hand is 5S + a face-down card; yours is 7D + the card" in note
+    # Broadside: one more face-down card from the deck; Broadside Defence: a neighbour in the same Row.
+    s = state_from_diagram("A:5S B:8H B:9C\n. . .\n. . .", hands={"A": ["2C"], "B": ["4S"]})
+    s.apply_action(naval_action("attack G>H broadside 2C"))
+    note = decision_note("naval", s.information_view(1))
+    assert "their hand is 5S + a face-down card + a face-down card from the deck" in note
+    assert "yours is 8H + the best of your supporting ships 9C + the card you defend with" in note
+    assert "2C" not in note  # the attacker's face-down card stays hidden
+
+
 # ------------------------------------------------------------------ hex reasons (RULES.md 4-6)
 MAP = """
 . W . . . .

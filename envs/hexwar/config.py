@@ -11,6 +11,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "cover_applies_to": ("infantry", "soft"),
     "los_blocked_by": ("any_unit", "enemy_units"),
     "edge_sight": ("either_side", "both_sides"),
+    "open_terrain": ("clear", "no_cover"),
 }
 
 
@@ -45,6 +46,11 @@ class HexConfig:
 
     smoke_blocks_sight: bool = False
     """Smoke gives cover to units in its hex; with True it also blocks lines of sight."""
+
+    open_terrain: str = "clear"
+    """Which hexes are "open terrain" - for stacking (two units), evasive action and smoke
+    alike: "clear" hexes only (every terrain feature, hills, fords and bridges included, is a
+    "terrain hex"), or "no_cover": also hills, fords and bridges (no cover for infantry)."""
 
     def __post_init__(self) -> None:
         check_options(self, "hexwar", _CHOICES, HexConfigError)

@@ -94,13 +94,24 @@ class Scenario:
     passable: tuple[bool, ...] = field(default=(), repr=False, compare=False)
     """Derived: on the map and not impassable terrain."""
     stack: tuple[int, ...] = field(default=(), repr=False, compare=False)
-    """Derived: the stacking limit of each cell."""
+    """Derived: the stacking limit of each cell under the default reading of open terrain
+    (clear hexes hold two). Files are checked against it, the strictest reading, so a
+    scenario is valid under every reading; games use :meth:`stacking`."""
+    _stack_by_reading: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         on_map = tuple((c % MAX_WIDTH) < self.width and (c // MAX_WIDTH) < self.height for c in range(NUM_CELLS))
         object.__setattr__(self, "on_map", on_map)
         object.__setattr__(self, "passable", tuple(m and t not in IMPASSABLE for m, t in zip(on_map, self.terrain)))
         object.__setattr__(self, "stack", tuple(stack_limit(t) for t in self.terrain))
+        self._stack_by_reading["clear"] = self.stack
+
+    def stacking(self, reading: str = "clear") -> tuple[int, ...]:
+        """Stacking limit of each cell when open terrain is read as ``reading`` (HexConfig.open_terrain)."""
+        table = self._stack_by_reading.get(reading)
+        if table is None:
+            table = self._stack_by_reading[reading] = tuple(stack_limit(t, reading) for t in self.terrain)
+        return table
 
     def to_dict(self) -> dict[str, Any]:
         """The scenario in the YAML file's form."""

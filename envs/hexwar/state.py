@@ -26,7 +26,7 @@ from cardwar.envs.hexwar.movement import path_to, reachable
 from cardwar.envs.hexwar.scenario import SIDES, Scenario, cell_of
 from cardwar.envs.hexwar.shooting import hits_from, shot_modifier
 from cardwar.envs.hexwar.sighting import line_of_sight, takes_cover
-from cardwar.envs.hexwar.terrain import OPEN
+from cardwar.envs.hexwar.terrain import open_terrain
 from cardwar.envs.hexwar.units import ELIMINATED_AFTER, MORTAR_MIN_RANGE, DIRECT_RANGE, STATS, FireClass, UnitType
 
 OFF_TABLE = -1
@@ -211,7 +211,7 @@ class HexState:
         """Smoke: mortars and artillery, on an open hex a friendly unit holds or sees."""
         if STATS[self.utype[u]].fire != FireClass.INDIRECT or cell in self.smoke:
             return False
-        if not self.scenario.on_map[cell] or self.scenario.terrain[cell] not in OPEN:
+        if not self.scenario.on_map[cell] or not self.in_open(cell):
             return False
         uc = self.cell[u]
         if uc >= 0 and self.utype[u] == UnitType.MORTAR and DIST[uc][cell] < MORTAR_MIN_RANGE:
@@ -223,6 +223,14 @@ class HexState:
         if spotted is None:
             spotted = self.spotted_cells(self.side[u], occ)
         return cell in spotted
+
+    def in_open(self, cell: int) -> bool:
+        """Whether ``cell`` is open terrain as the rules in force read it (evasive action, smoke)."""
+        return self.scenario.terrain[cell] in open_terrain(self.config.open_terrain)
+
+    def stacking(self) -> tuple[int, ...]:
+        """Units each cell may hold: two in open terrain, one in any terrain hex (RULES 1)."""
+        return self.scenario.stacking(self.config.open_terrain)
 
     def partner(self, u: int) -> int:
         """Joint Activation: an unactivated friendly unit sharing ``u``'s hex (-1 if none)."""
@@ -243,8 +251,8 @@ class HexState:
         if self._moves_memo is not None and self._moves_memo[0] == key:
             return self._moves_memo[1]
         sc = self.scenario
-        res = reachable(self.cell[u], STATS[self.utype[u]].move, self.side[u], sc.terrain, sc.passable, sc.stack,
-                        occ, self.side, extra)
+        res = reachable(self.cell[u], STATS[self.utype[u]].move, self.side[u], sc.terrain, sc.passable,
+                        self.stacking(), occ, self.side, extra)
         self._moves_memo = (key, res)
         return res
 
@@ -354,7 +362,7 @@ class HexState:
                 self.activated[m] = True
                 self.hidden[m] = False  # revealed by shooting
             t = self._target_at(a.cell, a.slot, occ)
-            if not self.activated[t] and self.scenario.terrain[self.cell[t]] in OPEN:
+            if not self.activated[t] and self.in_open(self.cell[t]):
                 self.pending = PendingShot(tuple(shooters), t)  # the target's side decides on evasion
                 self.phase = HexPhase.EVADE
                 return
@@ -394,7 +402,7 @@ class HexState:
                 self.hidden[v] = False  # "an enemy unit moves into an adjacent hex"
             if revealed:
                 break  # now next to an enemy: "must cease movement"
-        if at != dest and sum(c == at for c in self.cell) + len(movers) > self.scenario.stack[at]:
+        if at != dest and sum(c == at for c in self.cell) + len(movers) > self.stacking()[at]:
             at = start  # cannot stop in a full hex: the move is cut short where it began
         for m in movers:
             self.cell[m] = at

@@ -41,14 +41,32 @@ COVER = SLOW
 BLOCKS_SIGHT = frozenset({Terrain.WOODS, Terrain.BUILDINGS, Terrain.HILL})
 """'line of sight is not blocked by hills, woods, buildings' (an intervening hex blocks)."""
 
-OPEN = frozenset({Terrain.CLEAR, Terrain.HILL, Terrain.FORD, Terrain.BRIDGE})
-"""Open terrain (no cover): where evasive action and smoke count."""
+OPEN_READINGS: dict[str, frozenset[Terrain]] = {
+    "clear": frozenset({Terrain.CLEAR}),
+    "no_cover": frozenset({Terrain.CLEAR, Terrain.HILL, Terrain.FORD, Terrain.BRIDGE}),
+}
+"""Readings of "open terrain" (rule option ``open_terrain``; RULES.md section 1). The seed
+sets "terrain hex" against "open terrain hex" ("Only 1 unit may occupy any terrain hex.
+Up to 2 friendly units can occupy an open terrain hex"), and its Terrain section lists
+hills, rivers (with their fords and bridges), woods, buildings and broken ground as
+terrain. ``"clear"`` (default): only clear hexes are open. ``"no_cover"``: every passable
+hex that gives no terrain cover to infantry (clear, hill, ford, bridge) is open. One
+reading serves stacking, evasive action and smoke alike."""
+
+OPEN = OPEN_READINGS["clear"]
+"""Open terrain under the default reading: where two units may stack, evasive action is
+possible and smoke may be laid."""
 
 
-def stack_limit(t: Terrain) -> int:
+def open_terrain(reading: str = "clear") -> frozenset[Terrain]:
+    """The open terrain types under a reading of ``HexConfig.open_terrain``."""
+    return OPEN_READINGS[reading]
+
+
+def stack_limit(t: Terrain, reading: str = "clear") -> int:
     """'Only 1 unit may occupy any terrain hex. Up to 2 friendly units can occupy an open terrain hex.'
 
-    Only clear hexes count as open terrain for stacking; every hex with a feature
-    (hills, fords and bridges included) holds one unit.
+    Two in an open hex, one elsewhere; open as ``reading`` says (default: clear hexes only,
+    so hills, fords and bridges hold one unit).
     """
-    return 2 if t == Terrain.CLEAR else 1
+    return 2 if t in OPEN_READINGS[reading] else 1

@@ -17,7 +17,7 @@ from cardwar.envs.hexwar.geometry import DIST
 from cardwar.envs.hexwar.observation import OBS_SHAPE, encode_observation
 from cardwar.envs.hexwar.scenario import available_scenarios, load_scenario, scenario_from_dict
 from cardwar.envs.hexwar.state import ELIMINATED, NUM_CARDS, HexIllegalActionError, HexPhase, HexState
-from cardwar.envs.hexwar.terrain import IMPASSABLE, OPEN, stack_limit
+from cardwar.envs.hexwar.terrain import IMPASSABLE, open_terrain, stack_limit
 from cardwar.envs.hexwar.units import ELIMINATED_AFTER, STATS, UnitType
 
 GAMES = 2_000
@@ -27,7 +27,8 @@ RULE_VARIANTS = [
     HexConfig(),
     HexConfig(hidden_units=True, joint_activation=True),
     HexConfig(hidden_units=True, cover_applies_to="soft", los_blocked_by="enemy_units"),
-    HexConfig(joint_activation=True, edge_sight="both_sides", smoke_blocks_sight=True, double_count=True),
+    HexConfig(joint_activation=True, edge_sight="both_sides", smoke_blocks_sight=True, double_count=True,
+              open_terrain="no_cover"),
     HexConfig(hidden_units=True, joint_activation=True, cover_applies_to="soft", los_blocked_by="enemy_units",
               edge_sight="both_sides", smoke_blocks_sight=True, double_count=True),
 ]
@@ -88,7 +89,8 @@ def check_state(s: HexState, where: str) -> list[int]:
         by_cell.setdefault(c, []).append(u)
     for c, us in by_cell.items():
         assert len({s.side[u] for u in us}) == 1, f"{where}: both sides in cell {c}: {us}"
-        assert len(us) <= stack_limit(sc.terrain[c]), f"{where}: {len(us)} units in {sc.terrain[c].name} {c}"
+        assert len(us) <= stack_limit(sc.terrain[c], s.config.open_terrain), \
+            f"{where}: {len(us)} units in {sc.terrain[c].name} {c}"
     # Cards: all 52 in exactly one place; the order follows the cards, King to Ace, spades to clubs.
     dealt = [x for x in s.card if x >= 0]
     places = list(s.deck) + list(s.discards) + dealt
@@ -100,7 +102,7 @@ def check_state(s: HexState, where: str) -> list[int]:
     # Smoke only on open on-map hexes, once each.
     assert len(set(s.smoke)) == len(s.smoke)
     for c in s.smoke:
-        assert sc.on_map[c] and sc.terrain[c] in OPEN, f"{where}: smoke on {c}"
+        assert sc.on_map[c] and sc.terrain[c] in open_terrain(s.config.open_terrain), f"{where}: smoke on {c}"
     assert all(h in (-1, 0, 1) for h in s.holders)
     # Whose decision it is.
     if s.phase == HexPhase.GAME_OVER:
@@ -122,7 +124,8 @@ def check_state(s: HexState, where: str) -> list[int]:
     if s.phase == HexPhase.EVADE:
         t = s.pending.target
         assert s.alive(t) and s.cell[t] >= 0 and not s.hidden[t] and not s.activated[t], f"{where}: target {t}"
-        assert sc.terrain[s.cell[t]] in OPEN, f"{where}: evasion offered outside open terrain"
+        assert sc.terrain[s.cell[t]] in open_terrain(s.config.open_terrain), \
+            f"{where}: evasion offered outside open terrain"
         assert s.current_player == s.side[t] != s.side[u]
         legal = s.legal_actions()
         assert legal == [EVADE, NO_EVADE]

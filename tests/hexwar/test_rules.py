@@ -411,3 +411,56 @@ def test_views_name_units_by_shuffled_public_ids():
     sc = scenario_from_text(OPEN5, blue=[("foot", "A1"), ("tank", "B1")], red=[("foot", "F5"), ("foot", "E5")])
     ids = {tuple(HexState.new_game(sc, seed=k).public_id) for k in range(20)}
     assert len(ids) > 1 and all(sorted(x) == [0, 1, 2, 3] for x in ids)
+
+
+# ------------------------------------------------------------------ open terrain (RULES 1)
+FEATURES = [".", "H", "F", "="]
+"""Clear, hill, ford, bridge: every passable hex that gives infantry no cover."""
+
+
+def is_open(terrain: str, reading: str) -> bool:
+    """RULES 1: only clear hexes are open ("clear"); also hills, fords and bridges ("no_cover")."""
+    return terrain == "." or (reading == "no_cover" and terrain in "HF=")
+
+
+@pytest.mark.parametrize("reading", ["clear", "no_cover"])
+@pytest.mark.parametrize("ground", FEATURES)
+def test_open_terrain_holds_two_units_and_a_terrain_hex_one(ground, reading):
+    """ "Only 1 unit may occupy any terrain hex. Up to 2 friendly units can occupy an open terrain hex." """
+    sc = scenario_from_text(f"""
+        {ground} . . .
+        . . . .
+    """, blue=[("foot", "A2"), ("foot", "A1")], red=[("foot", "D2")])
+    s = position(sc, order=[0], config=HexConfig(open_terrain=reading))
+    assert ("A1" in moves(s)) == is_open(ground, reading)
+
+
+@pytest.mark.parametrize("reading", ["clear", "no_cover"])
+@pytest.mark.parametrize("ground", FEATURES)
+def test_evasive_action_only_in_open_terrain(ground, reading):
+    """ "Units in open terrain which are shot at and have yet to be activated ... can take evasive actions." """
+    sc = scenario_from_text(f". {ground} .\n. . .", blue=[("tank", "A1")], red=[("foot", "B1")])
+    s = position(sc, order=[0, 1], config=HexConfig(open_terrain=reading))
+    play(s, "shoot B1")
+    assert (s.phase == HexPhase.EVADE) == is_open(ground, reading)
+
+
+@pytest.mark.parametrize("reading", ["clear", "no_cover"])
+@pytest.mark.parametrize("ground", FEATURES)
+def test_smoke_only_on_open_terrain(ground, reading):
+    """ "lay down smoke to provide cover to unit, or units, in open terrain" """
+    sc = scenario_from_text(f". . {ground} .\n. . . .", blue=[("mortar", "A1"), ("foot", "C1")],
+                            red=[("foot", "D2")])
+    s = position(sc, order=[0], config=HexConfig(open_terrain=reading))
+    smokes = {action_to_string(a) for a in s.legal_actions() if action_to_string(a).startswith("smoke")}
+    assert ("smoke C1" in smokes) == is_open(ground, reading)
+
+
+@pytest.mark.parametrize("reading", ["clear", "no_cover"])
+def test_hull_down_tank_has_cover_and_evades_only_where_a_hill_is_open(reading):
+    """A tank hull-down on a hill top: cover (-1); evasion too only if hills are open terrain (-2)."""
+    sc = scenario_from_text(". H .\n. . .", blue=[("tank", "A1")], red=[("tank", "B1")])
+    r = _shoot(sc, HexConfig(open_terrain=reading), evade=True).last_shots[0]
+    hill_open = is_open("H", reading)
+    assert r.cover and r.evaded == hill_open
+    assert r.modifier == type_modifier(U.TANK, U.TANK) - 1 - (1 if hill_open else 0)

@@ -383,29 +383,35 @@ class HexState:
                 f"{len(legal)} legal actions, e.g. " + ", ".join(action_to_string(x) for x in legal[:6]))
 
     def _move(self, movers: list[int], dest: int, occ: dict[int, list[int]]) -> None:
-        """Walk the path; hidden enemies next to a hex entered are revealed and stop the move."""
+        """Walk the path; hidden enemies next to a hex entered are revealed and stop the move (RULES 8.1).
+
+        A move stopped in a hex with no room for the movers (it was passing through friends)
+        ends in the last hex of its path that has room: the hex before, or one further back,
+        or at worst the start hex - the seed lets friends pass each other only away from the
+        enemy ("unless adjacent to an enemy occupied hex"), so the movers could not be there.
+        """
         start, side = self.cell[movers[0]], self.side[movers[0]]
         _, parent = self.moves(movers[0], occ, extra=len(movers))
+        stack = self.stacking()
         for m in movers:
             self.hidden[m] = False  # "They remain hidden until they move"
-        at = start
+        last_room = start
         for c in path_to(parent, start, dest):
             inside = [v for v in range(len(self.cell)) if self.cell[v] == c and self.side[v] != side]
             if inside:  # a hidden enemy in the very hex: revealed, the move ends before it
                 for v in inside:
                     self.hidden[v] = False
                 break
-            at = c
+            if sum(x == c for x in self.cell) + len(movers) <= stack[c]:
+                last_room = c
             revealed = [v for v in range(len(self.cell)) if self.hidden[v] and self.side[v] != side
                         and self.cell[v] in NEIGH[c]]
             for v in revealed:
                 self.hidden[v] = False  # "an enemy unit moves into an adjacent hex"
             if revealed:
                 break  # now next to an enemy: "must cease movement"
-        if at != dest and sum(c == at for c in self.cell) + len(movers) > self.stacking()[at]:
-            at = start  # cannot stop in a full hex: the move is cut short where it began
         for m in movers:
-            self.cell[m] = at
+            self.cell[m] = last_room  # no stopping in a full hex
         self._update_holders()
 
     def _resolve(self, shooters: tuple[int, ...], t: int, evaded: bool) -> None:

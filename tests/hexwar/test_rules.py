@@ -347,6 +347,58 @@ def test_hidden_units_cannot_be_shot_and_are_revealed_by_an_adjacent_move():
     assert at(s, 0) == "C3"  # the move ended on entering the hidden unit's neighbourhood
 
 
+def test_a_move_cut_short_in_a_full_hex_stops_in_the_last_hex_with_room():
+    """RULES 8.1: revealed next to C2, where a friend fills the hill, the car cannot stop there;
+    it stops in B2, the last hex of its path with room - not back on its start hex A2."""
+    sc = scenario_from_text("""
+        L L L . L
+        . . H . .
+        L L L L L
+    """, blue=[("armoured_car", "A2"), ("foot", "C2")], red=[("foot", "D1")], hidden={2})
+    s = position(sc, order=[0, 1], config=HexConfig(hidden_units=True))
+    assert "D2" in moves(s)  # blue does not know of D1
+    play(s, "move D2")
+    assert not s.hidden[2]  # "an enemy unit moves into an adjacent hex": C2 is next to D1
+    assert at(s, 0) == "B2" and at(s, 1) == "C2" and s.activated[0]
+
+
+def test_a_move_that_could_stop_only_where_it_began_leaves_the_mover_there():
+    """The tank's only way to C4 passes the hill B4, full with a friend and next to the hidden C3.
+    Revealed there, the tank must cease moving but may not stay (one unit on a hill), and the seed
+    lets friends pass each other only away from the enemy: the last hex with room is A4."""
+    terrain = """
+        . . . . .
+        . . . . .
+        . . . . .
+        . H . . .
+        . . . . .
+    """
+    sc = scenario_from_text(terrain, blue=[("tank", "A4"), ("foot", "B4")], red=[("foot", "C3")], hidden={2})
+    s = position(sc, order=[0, 1], config=HexConfig(hidden_units=True))
+    play(s, "move C4")
+    assert at(s, 0) == "A4" and not s.hidden[2] and s.activated[0]
+    assert s.acting_unit() == 1  # the move used the tank's activation
+    # Where hills are open terrain they hold two: the tank stops on B4, beside its friend.
+    s = position(sc, order=[0, 1], config=HexConfig(hidden_units=True, open_terrain="no_cover"))
+    play(s, "move C4")
+    assert at(s, 0) == at(s, 1) == "B4" and not s.hidden[2]
+
+
+def test_a_move_takes_a_path_with_room_where_an_equally_short_one_exists():
+    """From B3 to C4 through the full hill C3 or the empty B4: the path through B4 is taken,
+    so the hidden unit on C2 (next to C3 only) is not stumbled upon."""
+    sc = scenario_from_text("""
+        . . . . .
+        . . . . .
+        . . H . .
+        . . . . .
+        . . . . .
+    """, blue=[("tank", "B3"), ("foot", "C3")], red=[("foot", "C2")], hidden={2})
+    s = position(sc, order=[0], config=HexConfig(hidden_units=True))
+    play(s, "move C4")
+    assert at(s, 0) == "C4" and s.hidden[2]
+
+
 def test_joint_activation_moves_two_units_together():
     sc = scenario_from_text(OPEN5, blue=[("foot", "B2"), ("foot", "B2")], red=[("foot", "F5")])
     s = position(sc, order=[0, 1, 2], config=HexConfig(joint_activation=True))

@@ -191,13 +191,12 @@ def make_env(record: GameRecord):
 
         return naval_v0.raw_env(rules=record.rules)
     from cardwar.envs import hexwar_v0
-    from cardwar.envs.hexwar.scenario import load_scenario, scenario_from_dict
+    from cardwar.envs.hexwar.scenario import Scenario, scenario_from_dict
 
-    if record.scenario_data is not None:
+    scenario: str | Scenario = record.scenario or hexwar_v0.DEFAULT_SCENARIO  # a name, random, or a path
+    if record.scenario_data is not None:  # the map as played: no file or generator needed
         scenario = scenario_from_dict(record.scenario_data, name=record.scenario_data.get("name", "scenario"),
                                       source="record scenario_data")
-    else:
-        scenario = load_scenario(record.scenario or hexwar_v0.DEFAULT_SCENARIO)  # type: ignore[assignment]
     return hexwar_v0.raw_env(scenario=scenario, rules=record.rules)
 
 

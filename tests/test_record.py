@@ -70,6 +70,15 @@ def test_a_record_keeps_the_scenario_it_was_played_on(tmp_path):
     assert scenario_from_dict(rec.scenario_data) == played and played.name.startswith("random")
 
 
+def test_a_record_without_the_map_replays_from_the_scenario_name(tmp_path):
+    import dataclasses
+
+    for scenario, seed in (("random", 5), ("river_crossing", 1)):
+        quiet_hex(scenario, {}, seed, "random", "heuristic", tmp_path / "g.json")
+        rec = dataclasses.replace(GameRecord.load(tmp_path / "g.json"), scenario_data=None)
+        assert final_state(rec).returns() == rec.result["returns"]
+
+
 def test_a_record_round_trips_through_json_and_a_file(tmp_path):
     quiet_naval(4, "random", "random", tmp_path / "a.json")
     rec = GameRecord.load(tmp_path / "a.json")

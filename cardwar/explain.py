@@ -204,7 +204,7 @@ def _move_reason(s: Any, u: int, dest: int, occ: dict, extra: int) -> str:
         return f"an enemy unit holds {where}"
     dests, parent = s.moves(u, occ, extra)
     if dest in parent:
-        return (f"{where} has no room: {ground} holds {sc.stack[dest]} unit(s) and "
+        return (f"{where} has no room: {ground} holds {s.stacking()[dest]} unit(s) and "
                 f"{len(occ.get(dest, ()))} {'is' if len(occ.get(dest, ())) == 1 else 'are'} there already")
     allowance, d = STATS[s.utype[u]].move, DIST[start][dest]
     if d > allowance:
@@ -248,7 +248,6 @@ def _shoot_reason(s: Any, u: int, cell: int, slot: int, occ: dict) -> str:
 def _smoke_reason(s: Any, u: int, cell: int, occ: dict) -> str:
     """Smoke: mortars and artillery, on an open hex that a friendly unit holds or sees."""
     from cardwar.envs.hexwar.geometry import DIST
-    from cardwar.envs.hexwar.terrain import OPEN
     from cardwar.envs.hexwar.units import MORTAR_MIN_RANGE, STATS, FireClass, UnitType
 
     sc, where, uc = s.scenario, _hex_where(cell), s.cell[u]
@@ -258,7 +257,7 @@ def _smoke_reason(s: Any, u: int, cell: int, occ: dict) -> str:
         return f"{where} has smoke already"
     if not sc.on_map[cell]:
         return f"{where} is off the map"
-    if sc.terrain[cell] not in OPEN:
+    if not s.in_open(cell):
         return f"smoke goes on open terrain, and {where} is {sc.terrain[cell].name.lower()}"
     if uc >= 0 and s.utype[u] == UnitType.MORTAR and DIST[uc][cell] < MORTAR_MIN_RANGE:
         return f"a mortar cannot fire at an adjacent hex (minimum range {MORTAR_MIN_RANGE})"

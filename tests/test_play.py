@@ -92,7 +92,7 @@ def test_defence_question_shows_the_face_up_part_of_the_sea_battle():
 
 # ------------------------------------------------------------------ hex reasons (RULES.md 4-6)
 MAP = """
-. W . . . .
+. W . H . .
 . . ~ . . .
 . . . . . .
 """
@@ -108,6 +108,8 @@ MAP = """
      "cannot target a unit next to one of your units"),
     ([("foot", "A3")], [("foot", "F3")], "smoke B3", "only mortars and artillery lay smoke"),
     ([("mortar", "D3")], [("foot", "F3")], "smoke B1", "smoke goes on open terrain, and B1 is woods"),
+    ([("mortar", "A2"), ("foot", "E1")], [("foot", "F3")], "smoke D1", "smoke goes on open terrain, and D1 is hill"),
+    ([("tank", "D3"), ("foot", "D1")], [("foot", "F3")], "move D1", "D1 has no room: hill holds 1 unit(s)"),
     ([("foot", "A3")], [("foot", "F3")], "shoot D3", "you know of no unit at D3"),
     ([("foot", "A3")], [("foot", "F3")], "joint move A2", "joint activation is an optional rule that is off"),
     ([("foot", "A3")], [("foot", "F3")], "evade", "evade and no evade answer an enemy shot"),

@@ -145,29 +145,41 @@ def _bench(args: argparse.Namespace) -> int:
 def _train(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from cardwar.training.interrupts import RunInterrupted
     from cardwar.training.trainer import resume, train
+    from cardwar.training.workers import WorkerError
 
-    if args.steps is not None and args.steps < 1:
-        raise UsageError("--steps must be at least 1")
     if args.export and Path(args.export).is_dir():
         raise UsageError(f"--export {args.export} is a folder; give a file name such as {args.game}_ppo.zip")
     if not args.resume and Path(args.runs).exists() and not Path(args.runs).is_dir():
         raise UsageError(f"--runs {args.runs} is a file, not a folder")
-    if args.resume:
-        if args.config or args.set:
-            raise UsageError("--resume continues a run with its own config; drop --config/--set "
-                             "(use --steps to extend the budget)")
-        run_dir = resume(Path(args.resume), total_steps=args.steps, progress=not args.quiet, game=args.game)
-    else:
-        from cardwar.configs import training_config_path
-        from cardwar.training.config import load_config
+    try:
+        if args.resume:
+            if args.config or args.set:
+                raise UsageError("--resume continues a run with its own config; drop --config/--set "
+                                 "(use --steps to extend the budget)")
+            run_dir = resume(Path(args.resume), total_steps=args.steps, progress=not args.quiet, game=args.game)
+        else:
+            from cardwar.configs import training_config_path
+            from cardwar.training.config import load_config, with_step_budget
 
-        config = load_config(args.config or training_config_path(args.game), args.set)
-        if config.game != args.game:
-            raise UsageError(f"the config is for {config.game!r}, not {args.game!r}")
-        if args.steps is not None:
-            config.total_steps = args.steps
-        run_dir = train(config, runs_root=Path(args.runs), progress=not args.quiet)
+            config = load_config(args.config or training_config_path(args.game), args.set)
+            if config.game != args.game:
+                raise UsageError(f"the config is for {config.game!r}, not {args.game!r}")
+            if args.steps is not None:
+                rollout = config.ppo.n_steps * config.env.n_envs
+                if args.steps < rollout:
+                    raise UsageError(f"--steps {args.steps} is less than one rollout (ppo.n_steps "
+                                     f"{config.ppo.n_steps} x env.n_envs {config.env.n_envs} = {rollout} steps)")
+                config, note = with_step_budget(config, args.steps)
+                if note:
+                    print(note, file=sys.stderr)
+            run_dir = train(config, runs_root=Path(args.runs), progress=not args.quiet)
+    except RunInterrupted as err:  # the trainer saved and printed the --resume command
+        return err.exit_code
+    except WorkerError as err:  # not the user's mistake, but one line all the same
+        print(f"cardwar train: error: {err}", file=sys.stderr)
+        return 1
     if args.export:
         from cardwar.training.trainer import export_for_play
 
@@ -223,8 +235,12 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--config", help="training YAML (default configs/training/GAME.yaml)")
     train.add_argument("--set", action="append", metavar="KEY=VALUE",
                        help="override a config key, e.g. --set ppo.learning_rate=1e-4 (repeatable)")
-    train.add_argument("--steps", type=int, help="total step budget (overrides total_steps)")
-    train.add_argument("--resume", metavar="RUN_DIR", help="continue this run from its latest checkpoint")
+    train.add_argument("--steps", type=_number(int, 1, "--steps"),
+                       help="total step budget, imitation included: overrides total_steps, and scales "
+                            "imitation.games down in proportion when it is smaller; at least one rollout "
+                            "(ppo.n_steps x env.n_envs)")
+    train.add_argument("--resume", metavar="RUN_DIR",
+                       help="continue this run where it stopped (imitation games kept, latest checkpoint)")
     train.add_argument("--runs", default="runs", help="folder for new runs (default runs/)")
     train.add_argument("--quiet", action="store_true", help="no progress bar")
     train.add_argument("--export", metavar="ZIP",

@@ -1,12 +1,23 @@
-"""Self-play training of MaskablePPO agents (``cardwar train``).
+"""Self-play training of MaskablePPO agents (``cardwar train``), and the env it trains on.
 
-- :mod:`cardwar.training.selfplay_env`: the single-agent gymnasium view of an AEC env;
+- :mod:`cardwar.training.selfplay_env`: :class:`SelfPlayEnv`, one seat of a game as a single-agent
+  gymnasium env (registered as ``cardwar/NavalSelfPlay-v0`` and ``cardwar/HexwarSelfPlay-v0``
+  when this package is imported);
 - :mod:`cardwar.training.opponents`: the opponent pool (snapshots, heuristic, random);
 - :mod:`cardwar.training.config`: checked YAML configs (``configs/training/*.yaml``);
 - :mod:`cardwar.training.imitation`: the optional warm start from the heuristic's moves;
-- :mod:`cardwar.training.trainer`, :mod:`cardwar.training.callbacks`: runs, checkpoints, resume;
+- :mod:`cardwar.training.trainer`, :mod:`cardwar.training.callbacks`: runs, phases, checkpoints, resume;
+- :mod:`cardwar.training.vec_env`, :mod:`cardwar.training.workers`, :mod:`cardwar.training.interrupts`:
+  worker processes that die with the trainer and fail in one line; Ctrl-C and kill save first;
 - :mod:`cardwar.training.evaluate`: seat-swapped evaluation and the training curve;
 - :mod:`cardwar.training.features`: the hex CNN.
-
-Tournaments follow.
 """
+
+from __future__ import annotations
+
+from cardwar.training.opponents import OpponentPool
+from cardwar.training.selfplay_env import SelfPlayEnv, register
+
+register()
+
+__all__ = ["OpponentPool", "SelfPlayEnv", "register"]

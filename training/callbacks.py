@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,14 +40,44 @@ def write_json_atomically(path: Path, data: dict) -> None:
     tmp.replace(path)
 
 
+class RunStatus:
+    """What a run is doing now, and what an interruption would leave saved (for its last message)."""
+
+    def __init__(self) -> None:
+        self.phase = "setting up"
+        self.saved: Callable[[], str] = lambda: "nothing to save yet"
+
+    def enter(self, phase: str, saved: Callable[[], str] | None = None, announce: str | None = None) -> None:
+        """Start ``phase``; ``announce`` is printed (one line on stderr, also when progress bars are off)."""
+        self.phase = phase
+        if saved is not None:
+            self.saved = saved
+        if announce:
+            print(announce, file=sys.stderr, flush=True)
+
+
+def save_checkpoint(model: Any, run_dir: Path, snapshots: list[str], mix: dict[str, float]) -> Path:
+    """``checkpoints/model_<step>.zip`` and ``state_<step>.json`` (the pool), each written atomically."""
+    step = model.num_timesteps
+    folder = run_dir / "checkpoints"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"model_{step:09d}.zip"
+    save_atomically(model, path)
+    write_json_atomically(folder / f"state_{step:09d}.json",
+                          {"num_timesteps": step, "snapshots": [Path(p).name for p in snapshots], "mix": mix})
+    return path
+
+
 class RunCallback(BaseCallback):
     """Progress, snapshots into the opponent pool, checkpoints and evaluation for one run."""
 
-    def __init__(self, config: TrainConfig, run_dir: Path, snapshots: list[str], progress: bool = True) -> None:
+    def __init__(self, config: TrainConfig, run_dir: Path, snapshots: list[str], progress: bool = True,
+                 status: RunStatus | None = None) -> None:
         super().__init__()
         self.config, self.run_dir = config, run_dir
         self.snapshots = list(snapshots)
         self.progress = progress
+        self.status = status or RunStatus()
         self.bar: Any = None
         self.mix: dict[str, float] = {}
         self.last_checkpoint = -1
@@ -62,8 +95,9 @@ class RunCallback(BaseCallback):
         self.bar = tqdm(total=c.total_steps, initial=step, unit="step", unit_scale=True, dynamic_ncols=True,
                         desc=f"{c.game} {c.name}", disable=not self.progress, smoothing=0.05, mininterval=1.0)
         self._push_pool(force=True)
-        if step == 0 and c.eval.games > 0:
-            self._evaluate()  # the untrained policy: where the curve starts
+        self.last_checkpoint = step if (self.run_dir / "checkpoints" / f"model_{step:09d}.zip").exists() else -1
+        if c.eval.games > 0 and self._last_eval_step() < (step // c.eval.every) * c.eval.every:
+            self._evaluate()  # where the curve starts, or the evaluation an interruption cut short
 
     def _on_step(self) -> bool:
         step = self.model.num_timesteps
@@ -109,26 +143,40 @@ class RunCallback(BaseCallback):
     def checkpoint(self) -> Path:
         """Save the model and the pool at the current step (called at the end of the run too)."""
         step = self.model.num_timesteps
-        folder = self.run_dir / "checkpoints"
-        folder.mkdir(exist_ok=True)
-        path = folder / f"model_{step:09d}.zip"
+        path = self.run_dir / "checkpoints" / f"model_{step:09d}.zip"
         if step != self.last_checkpoint:
-            save_atomically(self.model, path)
-            write_json_atomically(folder / f"state_{step:09d}.json",
-                                  {"num_timesteps": step, "snapshots": [Path(p).name for p in self.snapshots],
-                                   "mix": self.mix})
+            save_checkpoint(self.model, self.run_dir, self.snapshots, self.mix)
             self.last_checkpoint = step
             for old in self.retired:
                 Path(old).unlink(missing_ok=True)
             self.retired = []
         return path
 
-    def _evaluate(self) -> None:
+    def finish(self) -> None:
+        """The budget is spent: a checkpoint, a final evaluation unless the last one is at this step, final.zip."""
+        step = self.model.num_timesteps
+        self.checkpoint()
+        if self.config.eval.games > 0 and self._last_eval_step() < step:
+            self._evaluate(final=True)
+        save_atomically(self.model, self.run_dir / "final.zip")
+
+    def _last_eval_step(self) -> int:
+        rows = read_csv(self.run_dir / "eval.csv")
+        return max((p.step for p in rows), default=-1)
+
+    def _evaluate(self, final: bool = False) -> None:
         c = self.config
         step = self.model.num_timesteps
         scenario = eval_scenario(c)
+        before = self.status.phase
+        what = "final evaluation" if final else "evaluation"
+        self.status.enter(f"the {what} at step {step:,}",
+                          announce=f"{what} at step {step:,}: {c.eval.games} games against each of "
+                                   f"{', '.join(c.eval.opponents)}")
+        workers = min(4, os.cpu_count() or 1)  # the env workers wait meanwhile
         points = [evaluate(self.model, c.game, opponent, c.eval.games, seed=10_000 + 1000 * k, step=step,
-                           scenario=scenario, rules=c.env.rules) for k, opponent in enumerate(c.eval.opponents)]
+                           scenario=scenario, rules=c.env.rules, workers=workers)
+                  for k, opponent in enumerate(c.eval.opponents)]
         append_csv(self.run_dir / "eval.csv", points)  # one write: an interrupted evaluation leaves no half row set
         for opponent, point in zip(c.eval.opponents, points):
             self.logger.record(f"eval/score_vs_{opponent.split(':')[0]}", point.score)
@@ -138,6 +186,7 @@ class RunCallback(BaseCallback):
         self.logger.dump(step)
         plot_curve(read_csv(self.run_dir / "eval.csv"), self.run_dir / "curve.png",
                    f"{c.game}: {c.name} (seed {c.seed})")
+        self.status.phase = before
 
 
 def eval_scenario(c: TrainConfig) -> str | None:

@@ -112,6 +112,8 @@ class ImitationSection:
     """Warm start: fit the policy to a teacher's moves before self-play (``games: 0`` turns it off)."""
 
     games: int = 0
+    """Teacher games recorded, for a run of ``total_steps``. ``cardwar train --steps N`` with N below
+    ``total_steps`` scales them down to ``ceil(games * N / total_steps)``, so that a short run is short."""
     teacher: str = "heuristic"
     opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
     """Who the teacher plays while its moves are recorded (cycled over the games)."""
@@ -157,57 +159,148 @@ def _fail(where: str, message: str) -> typing.NoReturn:
 
 
 def _check(c: TrainConfig) -> None:
-    """Values that are typed right but make no sense."""
+    """Values that are typed right but make no sense: each failure is one line naming the key."""
     if c.game not in GAMES:
         _fail("game", f"{c.game!r} is not one of {', '.join(GAMES)}")
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9.-]*(_[A-Za-z0-9.-]+)*", c.name):
         _fail("name", f"{c.name!r} must be letters, digits, '.', '-' or single '_' (it goes into the run folder name)")
-    for key in ("total_steps", "checkpoint_every"):
-        if getattr(c, key) < 1:
-            _fail(key, "must be a positive number of steps")
-    if c.env.vec_env not in ("subproc", "dummy"):
-        _fail("env.vec_env", f"{c.env.vec_env!r} is not subproc or dummy")
-    if c.env.n_envs < 1:
-        _fail("env.n_envs", "must be at least 1")
-    if c.policy.features not in ("mlp", "hex_cnn"):
-        _fail("policy.features", f"{c.policy.features!r} is not mlp or hex_cnn")
-    if c.policy.features == "hex_cnn" and c.game != "hexwar":
-        _fail("policy.features", "hex_cnn reads the hex planes; use mlp for naval")
     if not 0 <= c.seed < 2**32:
         _fail("seed", "must be between 0 and 2**32 - 1")
-    if any(n < 1 for n in [*c.policy.net_arch, *c.policy.cnn_channels]) or c.policy.features_dim < 0:
-        _fail("policy", "layer sizes must be positive (features_dim 0 means no bottleneck layer)")
-    if c.policy.activation not in ("relu", "tanh"):
-        _fail("policy.activation", f"{c.policy.activation!r} is not relu or tanh")
-    if c.ppo.batch_size < 2 or c.ppo.n_steps < 1 or c.ppo.n_epochs < 1:
-        _fail("ppo", "n_steps, batch_size and n_epochs must be positive (batch_size at least 2)")
-    if not c.opponents.schedule:
+    _at_least(c, "checkpoint_every", 1, "steps")
+    _check_env(c)
+    _check_policy(c)
+    _check_ppo(c)
+    rollout = c.ppo.n_steps * c.env.n_envs
+    if c.total_steps < rollout:
+        _fail("total_steps", f"{c.total_steps} is less than one rollout (ppo.n_steps {c.ppo.n_steps} x env.n_envs "
+                             f"{c.env.n_envs} = {rollout} steps)")
+    _check_opponents(c)
+    _at_least(c, "eval.every", 1, "steps")
+    _at_least(c, "eval.games", 0, "games; 0: no evaluation")
+    _at_least(c, "imitation.games", 0, "games; 0: no warm start")
+    _at_least(c, "imitation.epochs", 1, "passes over the examples")
+    _at_least(c, "imitation.batch_size", 1, "examples per minibatch")
+    _positive(c, "imitation.learning_rate")
+    if c.imitation.games > 0 and not c.imitation.opponents:
+        _fail("imitation.opponents", "name at least one opponent for the teacher's games")
+    _check_specs(c)
+
+
+def _get(c: TrainConfig, key: str) -> Any:
+    node: Any = c
+    for part in key.split("."):
+        node = getattr(node, part)
+    return node
+
+
+def _at_least(c: TrainConfig, key: str, low: int, what: str) -> None:
+    if _get(c, key) < low:
+        _fail(key, f"{_get(c, key)!r} must be at least {low} ({what})")
+
+
+def _positive(c: TrainConfig, key: str) -> None:
+    if not _get(c, key) > 0:
+        _fail(key, f"{_get(c, key)!r} must be above 0")
+
+
+def _in_unit_interval(c: TrainConfig, key: str, open_low: bool, meaning: str) -> None:
+    value = _get(c, key)
+    if not ((0 < value if open_low else 0 <= value) and value <= 1):
+        _fail(key, f"{value!r} is not in {'(' if open_low else '['}0, 1] ({meaning})")
+
+
+def _check_env(c: TrainConfig) -> None:
+    if c.env.vec_env not in ("subproc", "dummy"):
+        _fail("env.vec_env", f"{c.env.vec_env!r} is not subproc or dummy")
+    _at_least(c, "env.n_envs", 1, "environments stepped together")
+
+
+def _check_policy(c: TrainConfig) -> None:
+    p = c.policy
+    if p.features not in ("mlp", "hex_cnn"):
+        _fail("policy.features", f"{p.features!r} is not mlp or hex_cnn")
+    if p.features == "hex_cnn" and c.game != "hexwar":
+        _fail("policy.features", "hex_cnn reads the hex planes; use mlp for naval")
+    for key, sizes in (("policy.net_arch", p.net_arch), ("policy.cnn_channels", p.cnn_channels)):
+        if any(n < 1 for n in sizes):
+            _fail(key, "layer sizes must be positive")
+    if p.features_dim < 0:
+        _fail("policy.features_dim", "layer sizes must be positive (features_dim 0 means no bottleneck layer)")
+    if p.activation not in ("relu", "tanh"):
+        _fail("policy.activation", f"{p.activation!r} is not relu or tanh")
+
+
+def _check_ppo(c: TrainConfig) -> None:
+    h = c.ppo
+    _positive(c, "ppo.learning_rate")
+    _at_least(c, "ppo.n_steps", 1, "steps per env and rollout")
+    _at_least(c, "ppo.batch_size", 2, "steps per minibatch; PPO normalises advantages over it")
+    _at_least(c, "ppo.n_epochs", 1, "passes over each rollout")
+    if h.batch_size > h.n_steps * c.env.n_envs:
+        _fail("ppo.batch_size", f"{h.batch_size} is more than one rollout (ppo.n_steps {h.n_steps} x env.n_envs "
+                                f"{c.env.n_envs} = {h.n_steps * c.env.n_envs} steps)")
+    _in_unit_interval(c, "ppo.gamma", True, "the discount of future rewards")
+    _in_unit_interval(c, "ppo.gae_lambda", True, "the GAE bias-variance trade-off")
+    _in_unit_interval(c, "ppo.clip_range", True, "how far one update may move the policy's probability ratio")
+    for key in ("ppo.ent_coef", "ppo.vf_coef"):
+        if _get(c, key) < 0:
+            _fail(key, f"{_get(c, key)!r} must be 0 or more (a loss weight)")
+    _positive(c, "ppo.max_grad_norm")
+    if h.target_kl is not None:
+        _positive(c, "ppo.target_kl")
+
+
+def _check_opponents(c: TrainConfig) -> None:
+    o = c.opponents
+    if not o.schedule:
         _fail("opponents.schedule", "needs at least one phase")
-    for i, phase in enumerate(c.opponents.schedule):
+    for i, phase in enumerate(o.schedule):
+        if phase.from_step < 0:
+            _fail(f"opponents.schedule[{i}].from_step", f"{phase.from_step} must be 0 or more")
         for member, weight in phase.mix.items():
             if member not in POOL_MEMBERS:
                 _fail(f"opponents.schedule[{i}].mix", f"unknown opponent {member!r}; known: {', '.join(POOL_MEMBERS)}")
-            if not isinstance(weight, (int, float)) or not math.isfinite(weight) or weight < 0:
-                _fail(f"opponents.schedule[{i}].mix.{member}", "weights are numbers >= 0")
+            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight) \
+                    or weight < 0:
+                _fail(f"opponents.schedule[{i}].mix.{member}", f"{weight!r}: weights are numbers >= 0")
         if sum(phase.mix.values()) <= 0:
             _fail(f"opponents.schedule[{i}].mix", "at least one weight must be above 0")
-    if c.opponents.snapshot_every < 1 or c.opponents.max_snapshots < 1:
-        _fail("opponents", "snapshot_every and max_snapshots must be positive")
-    if c.eval.every < 1 or c.eval.games < 0:
-        _fail("eval", "every must be positive and games at least 0")
-    from cardwar.agents.spec import AgentSpecError, parse_spec
+    _at_least(c, "opponents.snapshot_every", 1, "steps")
+    _at_least(c, "opponents.max_snapshots", 1, "snapshots kept in the pool")
 
-    if c.imitation.games < 0 or c.imitation.epochs < 1 or c.imitation.batch_size < 1:
-        _fail("imitation", "games must be >= 0, epochs and batch_size positive")
-    if c.imitation.games > 0 and not c.imitation.opponents:
-        _fail("imitation.opponents", "name at least one opponent for the teacher's games")
+
+def _check_specs(c: TrainConfig) -> None:
+    """Every agent spec, with its options typed and range-checked for the game (no model is loaded)."""
+    from cardwar.agents import AgentSpecError, check_spec
+
     for where, specs in (("eval.opponents", c.eval.opponents), ("opponents.heuristic", [c.opponents.heuristic]),
                          ("imitation.teacher", [c.imitation.teacher]), ("imitation.opponents", c.imitation.opponents)):
         for spec in specs:
             try:
-                parse_spec(spec)
+                check_spec(spec, c.game)
             except AgentSpecError as err:
                 _fail(where, str(err))
+
+
+def with_step_budget(config: TrainConfig, steps: int) -> tuple[TrainConfig, str | None]:
+    """``config`` with ``total_steps = steps``, its imitation budget scaled down with it.
+
+    ``imitation.games`` is written for the config's own ``total_steps``; a smaller budget
+    (``cardwar train --steps N``) keeps the warm start's share of the run: games become
+    ``ceil(games * N / total_steps)`` (at least 1). A larger budget keeps the games as written.
+    Returns the new config and a note saying what was scaled (None if nothing was).
+    """
+    data = config.to_dict()
+    data["total_steps"] = steps
+    note = None
+    games = config.imitation.games
+    if games > 0 and steps < config.total_steps:
+        scaled = max(1, math.ceil(games * steps / config.total_steps))
+        if scaled < games:
+            data["imitation"]["games"] = scaled
+            note = (f"imitation.games scaled from {games} to {scaled} with the step budget "
+                    f"({steps:,} of the config's {config.total_steps:,} steps)")
+    return config_from_dict(data), note
 
 
 def _build(cls: type, data: Any, where: str) -> Any:

@@ -7,6 +7,7 @@ same seed, as ``cardwar match`` does; the score rate counts a draw as half.
 from __future__ import annotations
 
 import csv
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,22 +34,45 @@ class EvalPoint:
 
 
 def evaluate(model: Any, game: str, opponent: str, games: int, seed: int, step: int,
-             scenario: str | None = None, rules: dict | None = None) -> EvalPoint:
-    """Play ``games`` games (rounded up to pairs) of the model against ``opponent``."""
+             scenario: str | None = None, rules: dict | None = None, workers: int = 1) -> EvalPoint:
+    """Play ``games`` games (rounded up to pairs) of the model against ``opponent``.
+
+    With ``workers`` > 1 the pairs are shared among that many forked processes (each has the
+    model as it is now); the result is the same as in one process, as every pair has its own seed.
+    """
+    from cardwar.training.workers import WorkerPool
+
     res = MatchResult(game, "learner", opponent)
+    pairs = list(range((games + 1) // 2))
+    play = functools.partial(_play_pairs, model, game, opponent, seed, scenario, rules)
+    if workers > 1 and len(pairs) > 1:
+        n = min(workers, len(pairs))
+        chunks = [pairs[i::2 * n] for i in range(2 * n) if pairs[i::2 * n]]
+        with WorkerPool(play, n, "evaluation") as pool:
+            returns = [ret for _, part in pool.imap_unordered(chunks) for ret in part]
+    else:
+        returns = play(pairs)
+    for ret in returns:
+        res.games += 1
+        res.wins_a += ret > 0
+        res.wins_b += ret < 0
+        res.draws += ret == 0
+    lo, hi = res.interval()
+    return EvalPoint(step, opponent, res.games, res.wins_a, res.draws, res.wins_b, res.score_a, lo, hi)
+
+
+def _play_pairs(model: Any, game: str, opponent: str, seed: int, scenario: str | None, rules: dict | None,
+                pairs: list[int]) -> list[float]:
+    """The learner's returns in pairs ``k`` (seed ``seed + k``, the learner first, then second)."""
     env = make_raw_env(game, scenario, rules)
     learner = PPOAgent.from_model(model)
-    for k in range((games + 1) // 2):
+    returns = []
+    for k in pairs:
         other = agents.make(opponent, game, seed=seed + k)
         for learner_seat in (0, 1):
             players = (learner, other) if learner_seat == 0 else (other, learner)
-            ret = play_agents(env, *players, seed=seed + k)[learner_seat]
-            res.games += 1
-            res.wins_a += ret > 0
-            res.wins_b += ret < 0
-            res.draws += ret == 0
-    lo, hi = res.interval()
-    return EvalPoint(step, opponent, res.games, res.wins_a, res.draws, res.wins_b, res.score_a, lo, hi)
+            returns.append(play_agents(env, *players, seed=seed + k)[learner_seat])
+    return returns
 
 
 def append_csv(path: Path, points: list[EvalPoint]) -> None:

@@ -8,12 +8,18 @@ entropy) and the value head to the results, so PPO starts from a sensible
 player and critic instead of from uniform play (the "kickstarting" of
 Schmitt et al. 2018, in its simplest form). Examples see only what the seat
 may know: they are exactly what the agent is given in play.
+
+Both steps can be interrupted and resumed: :func:`collect` saves each finished job's
+games to a folder and skips those already there; :func:`pretrain` saves the fit after
+every epoch and goes on from the last one.
 """
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
+import json
+import zipfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -40,12 +46,15 @@ class Demonstrations:
         return np.unpackbits(self.masks[idx], axis=1, count=self.n_actions).astype(bool)
 
 
-def _play(args: tuple) -> tuple[list, list, list, list]:
-    """Games ``seeds`` of the teacher against ``opponent`` (seats alternating); its examples."""
-    game, scenario, rules, teacher_spec, opponent_spec, seeds = args
+def _play(args: tuple) -> tuple[np.ndarray, ...]:
+    """The games ``[(seed, opponent spec), ...]`` of the teacher (seat ``seed % 2``); their examples as arrays.
+
+    With a ``path``, the arrays are also written there (atomically), so that a resumed run keeps them.
+    """
+    game, scenario, rules, teacher_spec, games, path = args
     env = make_raw_env(game, scenario, rules)
     obs, masks, acts, results = [], [], [], []
-    for seed in seeds:
+    for seed, opponent_spec in games:
         teacher_seat = seed % 2
         teacher_name = env.possible_agents[teacher_seat]
         teacher = agents.make(teacher_spec, game, seed=seed)
@@ -61,37 +70,100 @@ def _play(args: tuple) -> tuple[list, list, list, list]:
         players = (teacher, other) if teacher_seat == 0 else (other, teacher)
         returns = play_agents(env, *players, seed=seed, on_move=record)
         results += [returns[teacher_seat]] * (len(acts) - start)
-    return obs, masks, acts, results
+    space = env.observation_space(env.possible_agents[0])["observation"]
+    arrays = (np.stack(obs) if obs else np.zeros((0, *space.shape), np.float16),
+              np.stack(masks) if masks else np.zeros((0, (env.NUM_ACTIONS + 7) // 8), np.uint8),
+              np.array(acts, dtype=np.int64), np.array(results, dtype=np.float32))
+    if path is not None:
+        tmp = Path(f"{path}.partial")
+        with tmp.open("wb") as f:
+            np.savez_compressed(f, obs=arrays[0], masks=arrays[1], actions=arrays[2], results=arrays[3])
+        tmp.replace(path)
+    return arrays
+
+
+def game_jobs(games: int, seed: int, opponents: tuple[str, ...]) -> list[list[tuple[int, str]]]:
+    """The games split into jobs: ``[(seed, opponent spec), ...]`` each, the same however many workers play them.
+
+    Game ``g`` has seed ``seed + g`` (the teacher takes seat ``(seed + g) % 2``) and meets
+    ``opponents[(g // 2) % len(opponents)]``, so each opponent is met from both seats.
+    """
+    size = max(1, min(10, games // 8))
+    all_games = [(seed + g, opponents[(g // 2) % len(opponents)]) for g in range(games)]
+    return [all_games[k:k + size] for k in range(0, games, size)]
+
+
+def _chunk_path(folder: Path, first: int, count: int) -> Path:
+    return folder / f"games_{first:06d}-{first + count - 1:06d}.npz"
+
+
+def _load_chunk(path: Path) -> tuple[np.ndarray, ...] | None:
+    """The arrays of a chunk written by :func:`_play`, or None if it is missing or unreadable."""
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path) as data:
+            return data["obs"], data["masks"], data["actions"], data["results"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
+
+
+def games_kept(folder: Path) -> int:
+    """Teacher games whose examples are saved in ``folder``."""
+    count = 0
+    for path in folder.glob("games_*.npz"):
+        first, _, last = path.stem.removeprefix("games_").partition("-")
+        count += int(last) - int(first) + 1
+    return count
 
 
 def collect(game: str, games: int, teacher: str = "heuristic", opponents: tuple[str, ...] = ("random", "heuristic"),
             scenario: str | None = None, rules: dict | None = None, seed: int = 0, workers: int = 2,
-            progress: bool = True) -> Demonstrations:
-    """Play ``games`` teacher games over ``workers`` processes and gather the examples."""
+            progress: bool = True, folder: Path | None = None) -> Demonstrations:
+    """Play ``games`` teacher games over ``workers`` processes and gather the examples.
+
+    With a ``folder``, each finished job's examples are saved there and jobs already saved are
+    not played again (an interrupted collection goes on where it stopped).
+    """
     from tqdm import tqdm
 
-    chunk = 10
-    jobs = [(game, scenario, rules, teacher, opponents[k % len(opponents)],
-             list(range(seed + k * chunk, seed + min((k + 1) * chunk, games))))
-            for k in range((games + chunk - 1) // chunk)]
-    obs, masks, acts, results = [], [], [], []
-    bar = tqdm(total=games, unit="game", desc=f"imitation: {teacher} games", disable=not progress, mininterval=1.0)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for o, m, a, r in pool.map(_play, jobs):
-            obs += o
-            masks += m
-            acts += a
-            results += r
-            bar.update(chunk)
-    bar.close()
+    from cardwar.training.workers import WorkerPool
+
+    jobs = game_jobs(games, seed, tuple(opponents))
+    paths = [None] * len(jobs)
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        for partial in folder.glob("games_*.partial"):  # a chunk a killed worker was writing
+            partial.unlink(missing_ok=True)
+        paths = [_chunk_path(folder, k * len(jobs[0]), len(job)) for k, job in enumerate(jobs)]
+    parts: dict[int, tuple[np.ndarray, ...]] = {}
+    for k, path in enumerate(paths):
+        if path is not None and (chunk := _load_chunk(path)) is not None:
+            parts[k] = chunk
+    todo = [k for k in range(len(jobs)) if k not in parts]
+    bar = tqdm(total=games, initial=games - sum(len(jobs[k]) for k in todo), unit="game",
+               desc=f"imitation: {teacher} games", disable=not progress, mininterval=1.0)
+    try:
+        if todo:
+            with WorkerPool(_play, min(workers, len(todo)), "imitation") as pool:
+                args = [(game, scenario, rules, teacher, jobs[k], paths[k]) for k in todo]
+                for i, arrays in pool.imap_unordered(args):
+                    parts[todo[i]] = arrays
+                    bar.update(len(jobs[todo[i]]))
+    finally:
+        bar.close()
+    ordered = [parts[k] for k in range(len(jobs))]  # job order: the same examples however they were played
     n_actions = make_raw_env(game, scenario, rules).NUM_ACTIONS
-    return Demonstrations(np.stack(obs), np.stack(masks), np.array(acts, dtype=np.int64),
-                          np.array(results, dtype=np.float32), n_actions)
+    return Demonstrations(*(np.concatenate([p[i] for p in ordered]) for i in range(4)), n_actions=n_actions)
 
 
 def pretrain(policy: Any, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float,
-             seed: int = 0, progress: bool = True) -> dict[str, float]:
-    """Fit the policy to the teacher's moves and the value to the results; returns the final fit."""
+             seed: int = 0, progress: bool = True, state_path: Path | None = None) -> dict[str, float]:
+    """Fit the policy to the teacher's moves and the value to the results; returns the final fit.
+
+    With a ``state_path``, the policy, optimizer and shuffling state are saved there after each
+    epoch, and a fit saved there before goes on from its last finished epoch.
+    """
     import torch
     from tqdm import tqdm
 
@@ -101,9 +173,16 @@ def pretrain(policy: Any, demos: Demonstrations, epochs: int, batch_size: int, l
     held_out, train = shuffled[:len(demos) // 10], shuffled[len(demos) // 10:]  # 10% to measure generalisation
     n = len(train)
     stats: dict[str, float] = {}
-    bar = tqdm(range(epochs), desc="imitation: fitting", unit="epoch", disable=not progress)
+    first = 0
+    if state_path is not None and (saved := _load_fit(state_path, len(demos))) is not None:
+        policy.load_state_dict(saved["policy"])
+        optimizer.load_state_dict(saved["optimizer"])
+        rng.bit_generator.state = json.loads(saved["rng"])
+        first, stats = int(saved["epoch"]), json.loads(saved["stats"])
+    bar = tqdm(range(first, epochs), initial=first, total=epochs, desc="imitation: fitting", unit="epoch",
+               disable=not progress)
     policy.set_training_mode(True)
-    for _ in bar:
+    for epoch in bar:
         order = train[rng.permutation(n)]
         hits = total_nll = total_vl = 0.0
         for start in range(0, n, batch_size):
@@ -125,11 +204,36 @@ def pretrain(policy: Any, demos: Demonstrations, epochs: int, batch_size: int, l
             hits += (dist.distribution.probs.argmax(dim=1) == acts).sum().item()
             total_nll += nll.item() * len(idx)
             total_vl += value_loss.item() * len(idx)
-        stats = {"examples": len(demos), "accuracy": hits / n, "nll": total_nll / n, "value_mse": total_vl / n,
-                 "held_out_accuracy": _accuracy(policy, demos, held_out)}
+        stats = {"examples": len(demos), "accuracy": hits / max(n, 1), "nll": total_nll / max(n, 1),
+                 "value_mse": total_vl / max(n, 1), "held_out_accuracy": _accuracy(policy, demos, held_out)}
         bar.set_postfix(accuracy=f"{stats['accuracy']:.3f}", held_out=f"{stats['held_out_accuracy']:.3f}")
+        if state_path is not None:
+            _save_fit(state_path, {"epoch": epoch + 1, "examples": len(demos), "policy": policy.state_dict(),
+                                   "optimizer": optimizer.state_dict(), "rng": json.dumps(rng.bit_generator.state),
+                                   "stats": json.dumps(stats)})
     policy.set_training_mode(False)
     return stats
+
+
+def _save_fit(path: Path, state: dict) -> None:
+    import torch
+
+    tmp = Path(f"{path}.partial")
+    torch.save(state, tmp)
+    tmp.replace(path)
+
+
+def _load_fit(path: Path, examples: int) -> dict | None:
+    """A fit saved by :func:`pretrain` for these examples, or None."""
+    import torch
+
+    if not path.is_file():
+        return None
+    try:
+        saved = torch.load(path, weights_only=True)
+    except Exception:  # noqa: BLE001 - an unreadable file: the fit starts again
+        return None
+    return saved if saved.get("examples") == examples else None
 
 
 def _accuracy(policy: Any, demos: Demonstrations, idx: np.ndarray, batch_size: int = 1024) -> float:

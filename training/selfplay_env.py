@@ -1,16 +1,54 @@
-"""A gymnasium single-agent view of a cardwar AEC env, for sb3-contrib's MaskablePPO.
+"""SelfPlayEnv: one seat of a cardwar game as a single-agent gymnasium env, the opponent played inside it.
 
-Each episode the learner takes one seat at random; an opponent drawn from the
-pool plays the other, inside :meth:`SelfPlayEnv.step`, until it is the
-learner's turn again or the game is over. The learner is given every reward it
-earns, *including the loss when the opponent's move ends the game*: PettingZoo's
-SB3 tutorial returns only the reward of the learner's own last step and so
-never shows the learner that a move let the opponent win.
+This is the env ``cardwar train`` trains on, and a public one for any gymnasium
+or stable-baselines3 user::
 
-The observation is the learner seat's observation tensor (its information view
-only); :meth:`action_masks` gives the legal actions, as MaskablePPO asks. An
-illegal action (which a masked agent never takes) loses the game at once, as
-in PettingZoo's classic envs.
+    import gymnasium
+    import cardwar.training                      # registers the ids below
+
+    env = gymnasium.make("cardwar/NavalSelfPlay-v0", opponent="heuristic")
+    env = gymnasium.make("cardwar/HexwarSelfPlay-v0", scenario="random:train", opponent="random")
+    # or directly: cardwar.training.SelfPlayEnv("naval", opponent="heuristic")
+
+    from sb3_contrib import MaskablePPO
+    MaskablePPO("MlpPolicy", env).learn(10_000)  # reads the legal moves through action_masks()
+
+=================  ===================================================================================
+ids                ``cardwar/NavalSelfPlay-v0`` (``game="naval"``), ``cardwar/HexwarSelfPlay-v0``
+                   (``game="hexwar"``)
+arguments          ``scenario`` (hexwar: a name, a ``.yaml`` path, ``random``, ``random:train`` or
+                   ``random:test``), ``rules`` (rule options, see each game's RULES.md), ``opponent``,
+                   ``render_mode``
+observation space  naval: ``Box(0, 1, (587,), float32)``; hexwar: ``Box(0, 1, (59, 10, 12), float32)``.
+                   The learner seat's own observation tensor, built from its information view only
+                   (no hidden card or unit), as in the PettingZoo envs ``cardwar/naval-v0`` and
+                   ``cardwar/hexwar-v0``.
+action space       naval: ``Discrete(3029)``; hexwar: ``Discrete(843)``; the games' flat action tables
+                   (``cardwar.envs.naval.action_to_string`` and the hex ``actions`` module).
+legal moves        ``action_masks()``: a bool array over the action space, exact; all False once the
+                   game is over. Through gymnasium's wrappers, ``env.unwrapped.action_masks()``
+                   (MaskablePPO finds it by itself).
+rewards            0 on every step but the last; the last gives the learner's result, +1 win, -1 loss,
+                   0 draw, *also when the opponent's move ended the game* (PettingZoo's SB3 tutorial
+                   returns only the reward of the learner's own last step). An illegal action loses
+                   at once (-1, ``info["illegal_action"]``), as in PettingZoo's classic envs.
+episode            one whole game; ``terminated`` at its end, never ``truncated``.
+seat               drawn at random each ``reset`` (``info["seat"]``: 0 is the first seat, Captain A
+                   or blue; 1 the second). The opponent's moves before the learner's first turn are
+                   played inside ``reset``, and after each learner move inside ``step``.
+opponent           an agent spec (``random``, the default; ``heuristic``; ``mcts:iterations=200``;
+                   ``ppo:runs/.../final.zip``; see ``cardwar agents``), built each episode with a seed
+                   drawn from the env's generator; or an :class:`~cardwar.training.opponents.OpponentPool`
+                   (what ``cardwar train`` uses: frozen snapshots, heuristic and random by weights),
+                   drawn each episode. ``info["opponent"]`` names the one met.
+info               ``seat`` and ``opponent`` after ``reset``; ``result`` at the end of a game.
+render modes       ``ansi`` (text) and ``rgb_array`` (hexwar only), from the learner's side: what its
+                   seat may see.
+=================  ===================================================================================
+
+Same seed, same episode: ``reset(seed=s)`` seeds the deal or map, the seat and the opponent.
+
+Version history: v0 (first public version).
 """
 
 from __future__ import annotations
@@ -25,20 +63,49 @@ from cardwar.envs import make_raw_env
 from cardwar.training.opponents import OpponentPool
 
 
+class _SingleOpponent:
+    """An opponent pool of one agent, named by its spec: built afresh each episode, seeded by the env."""
+
+    def __init__(self, game: str, spec: str) -> None:
+        from cardwar import agents
+
+        agents.check_spec(spec, game)  # a mistake is one line now, not at the first reset
+        self.game, self.spec = game, spec
+
+    def update(self, snapshots: list[str], mix: dict[str, float]) -> None:
+        raise ValueError(f"this env plays the fixed opponent {self.spec!r}; give it an OpponentPool to train "
+                         "against a pool")
+
+    def draw(self, rng: np.random.Generator) -> tuple[str, Any]:
+        from cardwar import agents
+
+        return self.spec, agents.make(self.spec, self.game, seed=int(rng.integers(2**31)))
+
+
 class SelfPlayEnv(gymnasium.Env):
-    """One seat of ``game`` against opponents from ``pool``."""
+    """One seat of ``game`` ("naval" or "hexwar") against ``opponent``; see the module docstring for the page.
 
-    metadata = {"render_modes": []}
+    ``pool`` is the older name of ``opponent`` (an :class:`OpponentPool`), kept for callers that use it.
+    """
 
-    def __init__(self, game: str, scenario: str | None = None, rules: dict | None = None,
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+
+    def __init__(self, game: str = "naval", scenario: str | None = None, rules: dict | None = None,
+                 opponent: str | OpponentPool = "random", render_mode: str | None = None,
                  pool: OpponentPool | None = None) -> None:
         self.game = game
         self.aec = make_raw_env(game, scenario, rules)
+        if render_mode is not None and render_mode not in self.aec.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.aec.metadata['render_modes']} "
+                             f"for {game}")
+        self.render_mode = render_mode
+        self.aec.render_mode = render_mode
         self.agents = self.aec.possible_agents
         first = self.aec.observation_space(self.agents[0])
         self.observation_space = first["observation"]
         self.action_space = spaces.Discrete(self.aec.NUM_ACTIONS)
-        self.pool = pool if pool is not None else OpponentPool(game)
+        chosen = pool if pool is not None else opponent
+        self.pool: Any = _SingleOpponent(game, chosen) if isinstance(chosen, str) else chosen
         self.seat = 0
         self.opponent: Any = None
         self.opponent_name = ""
@@ -52,11 +119,13 @@ class SelfPlayEnv(gymnasium.Env):
 
     # -------------------------------------------------------------- gymnasium API
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        """A new game: a seat and an opponent are drawn, and the opponent moves until it is the learner's turn."""
         super().reset(seed=seed)
         self._over = False
         while True:
             self.aec.reset(seed=int(self.np_random.integers(2**31)))
             self.seat = int(self.np_random.integers(2))
+            self.aec.render_viewer = self.agents[self.seat]
             self.opponent_name, self.opponent = self.pool.draw(self.np_random)
             self._play_opponent()
             if not self.aec.state.is_terminal():
@@ -64,6 +133,7 @@ class SelfPlayEnv(gymnasium.Env):
         return self._observe(), {"seat": self.seat, "opponent": self.opponent_name}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """The learner's move, then the opponent's until the learner's turn or the end of the game."""
         state = self.aec.state
         if self._over or state.is_terminal():
             raise RuntimeError("step() called after the game ended; reset() first")
@@ -88,6 +158,12 @@ class SelfPlayEnv(gymnasium.Env):
         """The learner's legal actions (all False once the game is over)."""
         return self._mask
 
+    def render(self) -> str | np.ndarray | None:
+        """The game from the learner's side (``render_mode`` ``ansi`` or ``rgb_array``)."""
+        if self.render_mode is None:
+            return None
+        return self.aec.render()
+
     # -------------------------------------------------------------- internals
     def _play_opponent(self) -> None:
         aec = self.aec
@@ -99,3 +175,11 @@ class SelfPlayEnv(gymnasium.Env):
         obs = self.aec.observe(self.agents[self.seat])
         self._mask = obs["action_mask"].astype(bool)
         return obs["observation"]
+
+
+def register() -> None:
+    """Register ``cardwar/NavalSelfPlay-v0`` and ``cardwar/HexwarSelfPlay-v0`` with gymnasium (done on import)."""
+    for env_id, game in (("cardwar/NavalSelfPlay-v0", "naval"), ("cardwar/HexwarSelfPlay-v0", "hexwar")):
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="cardwar.training.selfplay_env:SelfPlayEnv",
+                               kwargs={"game": game}, disable_env_checker=False)

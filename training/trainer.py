@@ -7,18 +7,24 @@ A run lives in ``runs/<game>__<name>__<seed>__<time>/``:
 - ``checkpoints/model_<step>.zip`` + ``state_<step>.json`` (the opponent pool);
 - ``snapshots/`` the frozen learners in the pool;
 - ``eval.csv`` and ``curve.png`` (score rate against ``heuristic`` and ``random``);
-- ``final.zip`` when the run reaches its step budget.
+- ``imitation/`` while a warm start is under way (the teacher's games played so far, the fit after
+  each epoch), replaced by ``imitation.json`` (the fit) and the step-0 checkpoint once it is done;
+- ``final.zip`` when the run reaches its step budget (after a final evaluation).
 
-``resume(run_dir)`` loads the latest checkpoint and goes on with the same step
-count, config and pool.
+A run goes through phases: imitation data collection and fitting (if ``imitation.games``),
+then self-play (PPO, with evaluations), then a final evaluation. Ctrl-C or SIGTERM in any of
+them saves what that phase has (see :mod:`cardwar.training.interrupts`) and prints the
+``--resume`` command; ``resume(run_dir)`` goes on from there: the games already played are
+kept, the fit goes on from its last epoch, PPO from its latest checkpoint with the same step
+count, config and pool. A failing worker process ends the run with one line
+(:class:`~cardwar.training.workers.WorkerError`), after the same saving.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 import shlex
-import signal
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -26,56 +32,19 @@ from typing import Any
 
 import yaml
 
+from cardwar.training.callbacks import RunCallback, RunStatus, save_atomically, save_checkpoint
 from cardwar.training.config import TrainConfig, TrainConfigError, config_from_dict
-from cardwar.training.opponents import OpponentPool
+from cardwar.training.interrupts import RunInterrupted, save_on_interrupt
 from cardwar.training.selfplay_env import SelfPlayEnv
+from cardwar.training.vec_env import close_vec_env, make_vec_env
+from cardwar.training.workers import WorkerError
+
+__all__ = ["RunError", "RunInterrupted", "WorkerError", "check_env_settings", "checkpoints", "close_vec_env",
+           "export_for_play", "latest_checkpoint", "make_vec_env", "new_model", "new_run_dir", "resume", "train"]
 
 
 class RunError(ValueError):
     """A run folder that cannot be resumed, or a run that cannot start."""
-
-
-def _env_factory(game: str, scenario: str | None, rules: dict, mix: dict[str, float], heuristic: str,
-                 in_worker: bool = False):
-    """Build one env (a module-level function, so it pickles)."""
-    from stable_baselines3.common.monitor import Monitor
-
-    if in_worker:  # a SubprocVecEnv process: Ctrl-C and kill are the trainer's to handle, not each worker's
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        import torch
-
-        torch.set_num_threads(1)
-    pool = OpponentPool(game, mix=mix, heuristic=heuristic)
-    return Monitor(SelfPlayEnv(game, scenario=scenario, rules=rules, pool=pool))
-
-
-def make_vec_env(config: TrainConfig) -> Any:
-    """``n_envs`` self-play envs, in subprocesses or in this process."""
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
-
-    c = config
-    subproc = c.env.vec_env == "subproc" and c.env.n_envs > 1
-    fns = [functools.partial(_env_factory, c.game, c.env.scenario, c.env.rules, c.mix_at(0), c.opponents.heuristic,
-                             in_worker=subproc)
-           for _ in range(c.env.n_envs)]
-    return SubprocVecEnv(fns, start_method="fork") if subproc else DummyVecEnv(fns)
-
-
-def close_vec_env(venv: Any) -> None:
-    """Close the envs, also when an interrupt left a step half-collected (``close`` would wait forever)."""
-    processes = getattr(venv, "processes", None)
-    if processes is not None and getattr(venv, "waiting", False):
-        for p in processes:
-            p.terminate()
-        for p in processes:
-            p.join(timeout=5)
-        venv.closed = True
-        return
-    try:
-        venv.close()
-    except (EOFError, OSError):  # a worker already gone
-        pass
 
 
 def policy_kwargs(config: TrainConfig) -> dict[str, Any]:
@@ -141,16 +110,12 @@ def train(config: TrainConfig, runs_root: Path = Path("runs"), progress: bool = 
     """A new run of ``config``; returns its folder."""
     check_env_settings(config)
     run_dir = new_run_dir(config, runs_root)
-    vec_env = make_vec_env(config)
-    model = new_model(config, vec_env, run_dir)
-    if config.imitation.games > 0:
-        warm_start(model, config, run_dir, progress)
-    _learn(model, config, run_dir, snapshots=[], progress=progress)
+    _run(config, run_dir, progress)
     return run_dir
 
 
 def check_env_settings(config: TrainConfig) -> None:
-    """Fail before any folder or process is made if the scenario or rule options are wrong."""
+    """Fail before any folder or process is made if the scenario, rule options or an agent are wrong."""
     from cardwar.envs.hexwar.config import HexConfigError
     from cardwar.envs.hexwar.scenario import ScenarioError
     from cardwar.envs.naval import ConfigError
@@ -175,29 +140,15 @@ def check_env_settings(config: TrainConfig) -> None:
         specs += [("imitation.opponents", s) for s in config.imitation.opponents]
     for where, spec in specs:
         try:
-            agents.make(spec, config.game)
+            agents.check_spec(spec, config.game)
+            if spec.split(":", 1)[0].strip() == "ppo":  # loading the model checks that it fits the game
+                agents.make(spec, config.game)
         except AgentSpecError as err:
             raise TrainConfigError(f"{where}: {err}") from None
 
 
-def warm_start(model: Any, config: TrainConfig, run_dir: Path, progress: bool) -> None:
-    """Imitation of the teacher before self-play (``imitation`` section); the fit goes to imitation.json."""
-    import json
-
-    from cardwar.training.imitation import collect, pretrain
-
-    im = config.imitation
-    demos = collect(config.game, im.games, im.teacher, tuple(im.opponents), config.env.scenario,
-                    config.env.rules, seed=config.seed * 1_000_003, workers=2, progress=progress)
-    stats = pretrain(model.policy, demos, im.epochs, im.batch_size, im.learning_rate, seed=config.seed,
-                     progress=progress)
-    (run_dir / "imitation.json").write_text(json.dumps(stats, indent=2))
-
-
 def resume(run_dir: Path, total_steps: int | None = None, progress: bool = True, game: str | None = None) -> Path:
-    """Continue ``run_dir`` from its latest checkpoint (to ``total_steps`` if given)."""
-    from sb3_contrib import MaskablePPO
-
+    """Continue ``run_dir`` from where it stopped (to ``total_steps`` if given), whatever phase that was."""
     run_dir = Path(run_dir)
     if not (run_dir / "config.yaml").is_file():
         raise RunError(f"{run_dir}: not a run folder (no config.yaml); runs are made by `cardwar train`")
@@ -208,45 +159,158 @@ def resume(run_dir: Path, total_steps: int | None = None, progress: bool = True,
     if game is not None and config.game != game:
         raise RunError(f"{run_dir} is a {config.game} run, not {game}")
     if total_steps is not None:
-        if total_steps < 1:
-            raise RunError("--steps must be at least 1")
+        rollout = config.ppo.n_steps * config.env.n_envs
+        if total_steps < rollout:
+            raise RunError(f"--steps {total_steps} is less than one rollout (ppo.n_steps {config.ppo.n_steps} x "
+                           f"env.n_envs {config.env.n_envs} = {rollout} steps)")
         config.total_steps = total_steps
         tmp = run_dir / "config.yaml.partial"  # the new budget is the run's from now on
         tmp.write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
         tmp.replace(run_dir / "config.yaml")
+    check_env_settings(config)
     found = checkpoints(run_dir)
-    if not found:
-        raise RunError(f"{run_dir}: no checkpoint to resume from yet (checkpoints/ is empty); start it again")
+    where = f"step {found[0][1]['num_timesteps']}" if found else "the start"
+    with (run_dir / "command.txt").open("a") as f:
+        f.write(shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]]) + f"   # resumed at {where}\n")
+    _run(config, run_dir, progress)
+    return run_dir
+
+
+def resume_command(config: TrainConfig, run_dir: Path) -> str:
+    """The command that goes on with ``run_dir``."""
+    return shlex.join(["cardwar", "train", config.game, "--resume", str(run_dir)])
+
+
+def _run(config: TrainConfig, run_dir: Path, progress: bool) -> None:
+    """Every phase still to do: the warm start (unless a checkpoint exists), then self-play to the budget."""
+    import os
+
+    import torch
+
+    status = RunStatus()
+    threads = torch.get_num_threads()
+    # The trainer shares the cores with its workers (and whatever else runs): torch threads that wait on
+    # each other for a busy core cost far more than they give (an imitation epoch took 2.3x longer on 2
+    # threads than on 1 on this 2-core machine with one other busy process), so it takes half the cores.
+    torch.set_num_threads(max(1, min(threads, (os.cpu_count() or 2) // 2)))
+    with save_on_interrupt():
+        try:
+            if not checkpoints(run_dir):
+                _start(config, run_dir, progress, status)
+            _self_play(config, run_dir, progress, status)
+        except RunInterrupted as err:
+            print(f"\ninterrupted ({err.name}) during {status.phase}: {status.saved()}; "
+                  f"go on with `{resume_command(config, run_dir)}`", file=sys.stderr, flush=True)
+            raise
+        except WorkerError as err:
+            raise WorkerError(f"{err} (during {status.phase}; {status.saved()}; once it is fixed, go on with "
+                              f"`{resume_command(config, run_dir)}`)") from None
+        finally:
+            torch.set_num_threads(threads)
+
+
+def _start(config: TrainConfig, run_dir: Path, progress: bool, status: RunStatus) -> None:
+    """The policy PPO starts from (after the warm start, if any), saved as the step-0 checkpoint."""
+    placeholder = make_vec_env(config, in_process=True)  # the model's spaces and buffer size; no process
+    model = new_model(config, placeholder, run_dir)
+    if config.imitation.games > 0:
+        warm_start(model, config, run_dir, progress, status)
+    save_checkpoint(model, run_dir, snapshots=[], mix=config.mix_at(0))
+    shutil.rmtree(run_dir / "imitation", ignore_errors=True)  # the step-0 checkpoint holds all it was for
+
+
+def warm_start(model: Any, config: TrainConfig, run_dir: Path, progress: bool = True,
+               status: RunStatus | None = None) -> None:
+    """Imitation of the teacher before self-play (``imitation`` section); the fit goes to imitation.json.
+
+    Its work in progress is kept in ``imitation/`` (games played, the fit after each epoch), so an
+    interrupted warm start goes on where it stopped.
+    """
+    import json
+    import os
+
+    from cardwar.training.imitation import collect, games_kept, pretrain
+
+    status = status or RunStatus()
+    im = config.imitation
+    folder = run_dir / "imitation"
+    status.enter("imitation (playing the teacher's games)",
+                 saved=lambda: f"the {games_kept(folder)} of {im.games} teacher games finished are kept",
+                 announce=f"imitation: playing {im.games} games of {im.teacher}")
+    demos = collect(config.game, im.games, im.teacher, tuple(im.opponents), config.env.scenario,
+                    config.env.rules, seed=config.seed * 1_000_003, workers=min(4, os.cpu_count() or 1),
+                    progress=progress, folder=folder)
+
+    def fit_saved() -> str:
+        from cardwar.training.imitation import _load_fit
+
+        saved = _load_fit(folder / "fit.pt", len(demos))
+        done = f"the fit after epoch {saved['epoch']} of {im.epochs}" if saved else "no epoch of the fit"
+        return f"the {im.games} teacher games are kept, and {done}"
+
+    status.enter("imitation (fitting the policy)", saved=fit_saved,
+                 announce=f"imitation: fitting the policy to {len(demos):,} moves ({im.epochs} epochs)")
+    stats = pretrain(model.policy, demos, im.epochs, im.batch_size, im.learning_rate, seed=config.seed,
+                     progress=progress, state_path=folder / "fit.pt")
+    (run_dir / "imitation.json").write_text(json.dumps(stats, indent=2))
+
+
+def _self_play(config: TrainConfig, run_dir: Path, progress: bool, status: RunStatus) -> None:
+    """PPO from the latest checkpoint to the step budget, then the final evaluation and ``final.zip``."""
+    found = checkpoints(run_dir)
+    status.enter("self-play (starting the envs)", saved=lambda: f"the checkpoint at step "
+                                                                 f"{found[0][1]['num_timesteps']} is kept")
     vec_env = make_vec_env(config)
-    model = None
-    for path, state in found:  # the newest that loads: a damaged file falls back to the one before
+    try:
+        model, state = _load_latest(found, vec_env, run_dir)
+        snapshots = [str(run_dir / "snapshots" / name) for name in state.get("snapshots", [])
+                     if (run_dir / "snapshots" / name).is_file()]
+        if len(snapshots) < len(state.get("snapshots", [])):
+            print(f"warning: {len(state['snapshots']) - len(snapshots)} snapshot(s) of the pool are missing",
+                  file=sys.stderr)
+        _truncate_eval(run_dir / "eval.csv", state["num_timesteps"])
+        model.set_random_seed(config.seed + model.num_timesteps)  # a resumed run goes on as reproducibly
+        _learn(model, config, run_dir, snapshots, progress, status)
+    finally:
+        close_vec_env(vec_env)
+
+
+def _load_latest(found: list[tuple[Path, dict]], vec_env: Any, run_dir: Path) -> tuple[Any, dict]:
+    """The newest checkpoint that loads (a damaged file falls back to the one before) and its pool state."""
+    from sb3_contrib import MaskablePPO
+
+    for path, state in found:
         try:
             model = MaskablePPO.load(path, env=vec_env, device="cpu", tensorboard_log=str(run_dir / "tb"))
-            break
+            return model, state
         except Exception as err:  # noqa: BLE001 - any unreadable zip
             print(f"warning: checkpoint {path.name} cannot be loaded ({err}); trying the one before",
                   file=sys.stderr)
-    if model is None:
-        close_vec_env(vec_env)
-        raise RunError(f"{run_dir}: no checkpoint could be loaded")
-    snapshots = [str(run_dir / "snapshots" / name) for name in state.get("snapshots", [])
-                 if (run_dir / "snapshots" / name).is_file()]
-    if len(snapshots) < len(state.get("snapshots", [])):
-        print(f"warning: {len(state['snapshots']) - len(snapshots)} snapshot(s) of the pool are missing",
-              file=sys.stderr)
-    _truncate_eval(run_dir / "eval.csv", state["num_timesteps"])
-    with (run_dir / "command.txt").open("a") as f:
-        f.write(shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]]) + f"   # resumed at step {model.num_timesteps}\n")
-    _learn(model, config, run_dir, snapshots=snapshots, progress=progress)
-    return run_dir
+    raise RunError(f"{run_dir}: no checkpoint could be loaded")
+
+
+def _learn(model: Any, config: TrainConfig, run_dir: Path, snapshots: list[str], progress: bool,
+           status: RunStatus) -> None:
+    callback = RunCallback(config, run_dir, snapshots, progress=progress, status=status)
+    step = model.num_timesteps
+    status.enter("self-play", saved=lambda: f"the checkpoint at step {step} is kept",
+                 announce=f"self-play: steps {step:,} to {config.total_steps:,}")
+    try:
+        # learn(0) too: it sets the callback up, which catches up on an evaluation cut short.
+        model.learn(max(0, config.total_steps - step), callback=callback, reset_num_timesteps=False,
+                    tb_log_name="ppo")
+        callback.finish()
+    except (RunInterrupted, WorkerError):
+        if callback.model is not None:
+            path = callback.checkpoint()
+            status.saved = lambda: f"checkpoint {path} saved"
+        raise
 
 
 def export_for_play(model_path: Path, out: Path) -> Path:
     """A copy of a trained model for playing only: no optimizer state, float16 weights (a sixth of the size)."""
     import torch
     from sb3_contrib import MaskablePPO
-
-    from cardwar.training.callbacks import save_atomically
 
     model = MaskablePPO.load(model_path, device="cpu")
     model.policy.optimizer = torch.optim.Adam(model.policy.parameters(), lr=0.0)  # no moment estimates
@@ -267,30 +331,3 @@ def _truncate_eval(path: Path, step: int) -> None:
     tmp = path.with_suffix(".partial")
     tmp.write_text("".join(keep))
     tmp.replace(path)
-
-
-def _learn(model: Any, config: TrainConfig, run_dir: Path, snapshots: list[str], progress: bool) -> None:
-    from cardwar.training.callbacks import RunCallback, save_atomically
-
-    callback = RunCallback(config, run_dir, snapshots, progress=progress)
-    remaining = config.total_steps - model.num_timesteps
-
-    def _terminate(signum, frame):  # `kill` saves a checkpoint too, as Ctrl-C does
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, _terminate)
-    try:
-        if remaining > 0:
-            model.learn(remaining, callback=callback, reset_num_timesteps=False, tb_log_name="ppo")
-            callback.checkpoint()
-        save_atomically(model, run_dir / "final.zip")
-    except KeyboardInterrupt:
-        if getattr(callback, "model", None) is None:
-            raise
-        path = callback.checkpoint()
-        print(f"\ninterrupted: checkpoint {path}; go on with `cardwar train {config.game} --resume {run_dir}`",
-              file=sys.stderr)
-        raise
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        close_vec_env(model.get_env())

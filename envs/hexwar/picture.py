@@ -6,7 +6,7 @@ hidden unit), ``"omniscient"`` every living unit. Units always come from a
 :class:`~cardwar.envs.hexwar.view.HexView`, so a hidden enemy unit never reaches the
 picture of a side or a spectator.
 
-Layout (about 900 x 710 px for a 12 x 10 map; the map part scales with the
+Layout (about 900 x 760 px for a 12 x 10 map; the map part scales with the
 scenario's width and height):
 
 * a title bar: scenario title, turn, whose move it is, whose view this is;
@@ -23,6 +23,12 @@ scenario's width and height):
   unit is dimmed; the viewer's own hidden units have a dashed outline; the
   unit to act has a yellow outline. A shot awaiting an evasion decision is an
   orange line from the shooters to the target.
+* a card strip: the activation cards of the turn as the viewer may know them
+  (seed: "deal a card face up for each unit ... starting with the highest value card
+  (Kings)"), highest first. Each card shows its rank and suit over a band in its
+  unit's colour with the unit's letter and hex; cards already played are faded, the
+  card up has a yellow outline. An enemy hidden unit's card shows ``?`` for the unit.
+  The undealt deck is never drawn (its order is secret);
 * a bottom bar per side: the force's name, objective points held, units lost
   and its off-table artillery;
 * a banner with the result when the game is over.
@@ -43,11 +49,12 @@ from PIL import Image, ImageDraw, ImageFont
 
 from cardwar.envs.hexwar.hexgrid import label
 from cardwar.envs.hexwar.scenario import MAX_WIDTH, SIDES, Scenario, cell_of, hex_of
-from cardwar.envs.hexwar.state import HexPhase, HexState
+from cardwar.envs.hexwar.state import HexPhase, HexState, card_order_key
 from cardwar.envs.hexwar.terrain import Terrain
 from cardwar.envs.hexwar.text import describe_result
 from cardwar.envs.hexwar.units import STATS, UnitType
 from cardwar.envs.hexwar.view import HexView, UnitView
+from cardwar.envs.naval.cards import card_to_str
 
 # ------------------------------------------------------------------ geometry and palette
 R = 40.0
@@ -57,6 +64,8 @@ HW = math.sqrt(3) * R
 MARGIN = 14
 TITLE_H = 50
 BOTTOM_H = 46
+CARDS_H = 50
+"""Height of the card strip."""
 MIN_IMAGE_W = 640
 SS = 2
 """Supersampling factor of the cached terrain layer."""
@@ -130,7 +139,7 @@ class _Layout:
         self.map_h = 1.5 * R * (sc.height - 1) + 2 * R
         self.w = int(max(MIN_IMAGE_W, math.ceil(self.map_w) + 2 * MARGIN))
         self.map_y = TITLE_H + MARGIN // 2
-        self.h = int(self.map_y + math.ceil(self.map_h) + MARGIN // 2 + BOTTOM_H)
+        self.h = int(self.map_y + math.ceil(self.map_h) + MARGIN // 2 + CARDS_H + BOTTOM_H)
         self.ox = (self.w - self.map_w) / 2
 
     def centre(self, cell: int) -> tuple[float, float]:
@@ -406,6 +415,91 @@ def _counter(d: ImageDraw.ImageDraw, u: UnitView, cx: float, cy: float, acting: 
             d.line([(x1, y), (x1, min(y + 2, y1))], fill=(255, 255, 255), width=1)
 
 
+# ------------------------------------------------------------------ the card strip
+CARD_W, CARD_GAP = 40, 4
+RED_SUITS = ("H", "D")
+
+
+def _strip_entries(v: HexView) -> list[tuple[int, int, str, bool, bool, bool]]:
+    """(card, side, unit text, played, up now, hidden) in activation order, highest card first.
+
+    Known units give their letter and hex; the enemy's hidden units only their face-up card.
+    """
+    out = []
+    for u in v.units:
+        if u.card >= 0:
+            where = label(hex_of(u.cell)) if u.cell >= 0 else "off"
+            out.append((u.card, u.side, f"{STATS[u.type].code} {where}", u.activated, u.uid == v.acting, False))
+    hidden_up = v.phase == HexPhase.ACT and v.acting < 0
+    top = max((card_order_key(c) for _, c, played in v.hidden_cards if not played), default=None)
+    for side, card, played in v.hidden_cards:
+        out.append((card, side, "?", played, hidden_up and card_order_key(card) == top, True))
+    out.sort(key=lambda e: card_order_key(e[0]), reverse=True)
+    return out
+
+
+STRIP_BG = (214, 208, 192)
+_CHIPS: OrderedDict[tuple, Image.Image] = OrderedDict()
+_CHIP_PAD = 4
+"""Room around a card for the outline of the card up."""
+
+
+def _chip(card: int, side: int, unit: str, played: bool, up: bool, hidden: bool) -> Image.Image:
+    """One card of the strip (cached: the same few dozen cards recur frame after frame)."""
+    key = (card, side, unit, played, up, hidden)
+    img = _CHIPS.get(key)
+    if img is not None:
+        _CHIPS.move_to_end(key)
+        return img
+    p = _CHIP_PAD
+    img = Image.new("RGB", (CARD_W + 2 * p + 1, CARDS_H - 10 + 2 * p + 1), STRIP_BG)
+    d = ImageDraw.Draw(img)
+    x, y0, y1 = p, p, p + CARDS_H - 10
+    face, band = (250, 250, 246), SIDE_RGB[side]
+    if played:
+        face, band = _mix(face, (200, 200, 200), 0.6), _mix(band, (190, 190, 190), 0.65)
+    if up:
+        d.rectangle([x - 3, y0 - 3, x + CARD_W + 3, y1 + 3], outline=HIGHLIGHT, width=3)
+    d.rectangle([x, y0, x + CARD_W, y1], fill=face, outline=(60, 60, 60), width=1)
+    name = card_to_str(card)
+    ink = (190, 30, 30) if name[-1] in RED_SUITS else (20, 20, 20)
+    if played:
+        ink = _mix(ink, (200, 200, 200), 0.5)
+    d.text((x + CARD_W / 2, y0 + 10), name, font=_font(12), anchor="mm", fill=ink)
+    d.rectangle([x + 1, y0 + 20, x + CARD_W - 1, y1 - 1], fill=band)
+    if hidden:  # hatched band: a hidden unit; whose it is the viewer does not know
+        for hx in range(x - 20, x + CARD_W, 6):
+            d.line([(max(hx, x + 1), y1 - 1 - max(0, x + 1 - hx)), (min(hx + 19, x + CARD_W - 1), y0 + 20)],
+                   fill=_mix(band, (255, 255, 255), 0.35), width=1)
+    d.text((x + CARD_W / 2, (y0 + 20 + y1) / 2), unit, font=_font(10), anchor="mm", fill=(255, 255, 255))
+    _CHIPS[key] = img
+    while len(_CHIPS) > 512:
+        _CHIPS.popitem(last=False)
+    return img
+
+
+def _card_strip(img: Image.Image, d: ImageDraw.ImageDraw, v: HexView, lay: _Layout) -> None:
+    top = lay.h - BOTTOM_H - CARDS_H
+    d.rectangle([0, top, lay.w, top + CARDS_H], fill=STRIP_BG)
+    if v.phase == HexPhase.GAME_OVER:
+        d.text((MARGIN, top + CARDS_H / 2), "Game over", font=_font(12), anchor="lm", fill=(60, 60, 60))
+        return
+    d.text((MARGIN, top + 12), f"Cards, turn {v.turn}", font=_font(11), anchor="lm", fill=(50, 50, 50))
+    d.text((MARGIN, top + 30), "King first", font=_font(10), anchor="lm", fill=(90, 90, 90))
+    entries = _strip_entries(v)
+    x0 = MARGIN + 78
+    room = int((lay.w - MARGIN - x0) // (CARD_W + CARD_GAP))
+    more = 0
+    if len(entries) > room:
+        more = len(entries) - (room - 1)
+        entries = entries[:room - 1]
+    for i, entry in enumerate(entries):
+        img.paste(_chip(*entry), (x0 + i * (CARD_W + CARD_GAP) - _CHIP_PAD, top + 5 - _CHIP_PAD))
+    if more:
+        x = x0 + len(entries) * (CARD_W + CARD_GAP)
+        d.text((x + 4, top + CARDS_H / 2), f"+{more}", font=_font(12), anchor="lm", fill=(50, 50, 50))
+
+
 # ------------------------------------------------------------------ the picture
 def _view(state: HexState, viewer: int | None | str) -> HexView:
     if viewer == "omniscient":
@@ -491,13 +585,16 @@ def render_rgb(state: HexState, viewer: int | None | str = None) -> np.ndarray:
 
     # title bar
     d.rectangle([0, 0, lay.w, TITLE_H], fill=TITLE_BG)
-    d.text((MARGIN, 15), _ascii(sc.title), font=_font(18), anchor="lm", fill=(245, 245, 245))
+    title = sc.title if viewer == "omniscient" or v.map is None else v.map.title
+    d.text((MARGIN, 15), _ascii(title), font=_font(18), anchor="lm", fill=(245, 245, 245))
     d.text((lay.w - MARGIN, 15), f"Turn {v.turn}/{v.turns}", font=_font(18), anchor="rm", fill=(245, 245, 245))
     status = _ascii(_status(v, units))
     scol = (255, 230, 120) if v.phase == HexPhase.GAME_OVER else SIDE_TEXT[v.current]
     d.text((MARGIN, 38), status, font=_font(13), anchor="lm", fill=scol)
     who = {None: "spectator view", "omniscient": "omniscient view", 0: "Blue's view", 1: "Red's view"}[viewer]
     d.text((lay.w - MARGIN, 38), who, font=_font(12), anchor="rm", fill=(175, 180, 192))
+
+    _card_strip(img, d, v, lay)
 
     # bottom bar: force, objective points held, losses, off-table artillery
     top = lay.h - BOTTOM_H

@@ -72,6 +72,28 @@ def card_order_key(card: int) -> tuple[int, int]:
     return card % 13, card // 13
 
 
+def public_ids(side: list[int], utype: list[UnitType], cell: list[int], hidden: list[bool],
+               rng: np.random.Generator) -> list[int]:
+    """The ids views name units by: a fresh shuffle of ``0..n-1`` each game (RULES 8.1).
+
+    The shuffle is drawn over the units in a public order - first the units every side
+    sees at the start, by side, hex and type; then the hidden ones - so that the id a
+    known unit gets, and the card it is dealt (cards go out in id order), depend only on
+    public facts and the dice, never on where hidden units stand, what they are or where
+    the scenario lists them. A gap in the ids a side sees shows no more than the number
+    of hidden units, which the face-up cards make public anyway.
+    """
+    def key(u: int) -> tuple:
+        return hidden[u], side[u], cell[u], int(utype[u])
+
+    ranked = sorted(range(len(side)), key=key)  # ties: identical units in one hex, interchangeable
+    shuffle = rng.permutation(len(side)).tolist()
+    ids = [0] * len(side)
+    for rank, u in enumerate(ranked):
+        ids[u] = shuffle[rank]
+    return ids
+
+
 class HexState:
     """A whole game: units, cards, smoke, objectives and whose decision is next."""
 
@@ -95,9 +117,7 @@ class HexState:
         s.hidden = [u.hidden and s.config.hidden_units for u in units]
         s.card = [-1] * len(units)
         s.deck = s.rng.permutation(NUM_CARDS).tolist()
-        # Views name units by these shuffled ids, so gaps left by hidden units say nothing
-        # about which of the scenario's units they are.
-        s.public_id = s.rng.permutation(len(units)).tolist()
+        s.public_id = public_ids(s.side, s.utype, s.cell, s.hidden, s.rng)
         s.discards = []
         s.order, s.ptr, s.turn = [], 0, 0
         s.smoke = []
@@ -153,11 +173,17 @@ class HexState:
         return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
 
     def known_occupants(self, viewer: int) -> dict[int, list[int]]:
-        """Cell -> living on-table units there that ``viewer``'s side knows of, in unit order."""
+        """Cell -> living on-table units there that ``viewer``'s side knows of, in public-id order
+        (the order of the slots a shot names, ``shoot E5/2``, and of the views)."""
         occ: dict[int, list[int]] = {}
         for u, c in enumerate(self.cell):
             if c >= 0 and (self.side[u] == viewer or not self.hidden[u]):
-                occ.setdefault(c, []).append(u)
+                here = occ.get(c)
+                if here is None:
+                    occ[c] = [u]
+                else:
+                    here.append(u)
+                    here.sort(key=self.public_id.__getitem__)
         return occ
 
     def _blockers(self, viewer: int, occ: dict[int, list[int]]) -> set[int]:
@@ -468,14 +494,14 @@ class HexState:
         """Remove smoke; deal a card per unit (reshuffling if needed); order King to Ace."""
         self.turn += 1
         self.smoke = []
-        self.discards += [c for c in self.card if c >= 0]
+        self.discards += sorted(c for c in self.card if c >= 0)  # an order that says nothing of the units
         live = [u for u in range(len(self.cell)) if self.alive(u)]
         if len(self.deck) < len(live):
             self.deck += self.discards
             self.discards = []
             self.rng.shuffle(self.deck)
         self.card = [-1] * len(self.cell)
-        for u in live:
+        for u in sorted(live, key=self.public_id.__getitem__):  # dealt in public-id order: see public_ids
             self.card[u] = self.deck.pop()
             self.activated[u] = False
         self.order = sorted(live, key=lambda u: card_order_key(self.card[u]), reverse=True)

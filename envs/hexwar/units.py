@@ -47,7 +47,8 @@ class UnitStats(NamedTuple):
 
     name: str
     code: str
-    """One-letter symbol for maps and text."""
+    """One-letter symbol for maps and text; no terrain character uses it (the mortar is "R",
+    as "M" is marsh)."""
     move: int
     fire: FireClass
     target: TargetClass
@@ -62,7 +63,7 @@ STATS: dict[UnitType, UnitStats] = {
     UnitType.AT_GUN: UnitStats("anti-tank gun", "G", 1, FireClass.ANTI_TANK, TargetClass.GUN, 3),
     UnitType.TANK: UnitStats("tank", "T", 2, FireClass.TANK, TargetClass.ARMOUR, 5),
     UnitType.SPG: UnitStats("self-propelled gun", "S", 2, FireClass.ANTI_TANK, TargetClass.ARMOUR, 4),
-    UnitType.MORTAR: UnitStats("mortar", "M", 1, FireClass.INDIRECT, TargetClass.GUN, 3),
+    UnitType.MORTAR: UnitStats("mortar", "R", 1, FireClass.INDIRECT, TargetClass.GUN, 3),
     UnitType.ARTILLERY: UnitStats("artillery", "A", 1, FireClass.INDIRECT, TargetClass.GUN, 4),
     UnitType.ARMOURED_CAR: UnitStats("armoured car", "C", 3, FireClass.INFANTRY, TargetClass.ARMOUR, 3),
 }

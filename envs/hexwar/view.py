@@ -1,17 +1,21 @@
-"""Information views of the hex game: what one side may know.
+"""Information views of the hex game: what one side may know (RULES.md sections 8.1 and 10).
 
 A side sees its own units, every enemy unit that is not hidden, the terrain,
-smoke, objective holders, the cards dealt to the units it can see, and public
-results of shots. It never sees a hidden enemy unit (nor its card), the deck
-order, or a future die roll.
+smoke, objective holders, the cards dealt to the units it can see, the face-up
+cards of the enemy's hidden units (not whose they are), and public results of
+shots. It never sees a hidden enemy unit (its type, hex, id or which card is
+its), the deck order, or a future die roll. Units are listed in public-id order.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
+import re
 from typing import NamedTuple
 
-from cardwar.envs.hexwar.state import ELIMINATED, HexPhase, HexState, PendingShot, ShotReport
+from cardwar.envs.hexwar.scenario import Scenario
+from cardwar.envs.hexwar.state import ELIMINATED, HexPhase, HexState, PendingShot, ShotReport, card_order_key
 from cardwar.envs.hexwar.units import UnitType
 
 
@@ -35,15 +39,24 @@ class UnitView(NamedTuple):
 _MAPS: dict[int, tuple] = {}
 
 
-def public_map(sc):
-    """The scenario with its forces removed (cached per scenario object)."""
+_GENERATED = re.compile(r"random-\d+")
+
+
+def public_map(sc: Scenario) -> Scenario:
+    """The scenario with its forces removed (cached per scenario object).
+
+    A procedural scenario with hidden units also loses its generator seed (name
+    ``random-57``, title ``Random battle 57``): with the seed anyone could rebuild the
+    forces, hidden units included.
+    """
     hit = _MAPS.get(id(sc))
     if hit is None or hit[0] is not sc:
-        import dataclasses
-
         if len(_MAPS) > 256:
             _MAPS.clear()
-        hit = (sc, dataclasses.replace(sc, units=()))
+        public = dataclasses.replace(sc, units=())
+        if _GENERATED.fullmatch(sc.name) and any(u.hidden for u in sc.units):
+            public = dataclasses.replace(public, name="random", title="Random battle")
+        hit = (sc, public)
         _MAPS[id(sc)] = hit
     return hit[1]
 
@@ -78,6 +91,10 @@ class HexView(NamedTuple):
     """The scenario without its forces (terrain, size, objectives, turn limit): public."""
     config: object = None
     """The rule options in force (public)."""
+    hidden_cards: tuple[tuple[int, int, bool], ...] = ()
+    """(side, card, played) for each hidden unit the viewer does not know, highest card first:
+    the seed deals "a card face up for each unit", so the cards and their number are public,
+    not whose they are."""
 
     @classmethod
     def of(cls, s: HexState, side: int | None, everything: bool = False) -> HexView:
@@ -90,7 +107,11 @@ class HexView(NamedTuple):
         new = tuple.__new__  # a NamedTuple without its Python-level __new__: views are built every step
         units = tuple(new(UnitView, (pid[u], s.side[u], s.utype[u], s.cell[u], s.hits[u], s.activated[u],
                                      s.hidden[u] and (everything or s.side[u] == side), s.card[u]))
-                      for u in range(len(s.cell)) if s.cell[u] != ELIMINATED and known(u))
+                      for u in sorted(range(len(s.cell)), key=pid.__getitem__)
+                      if s.cell[u] != ELIMINATED and known(u))
+        unknown = sorted(((s.side[u], s.card[u], s.activated[u]) for u in range(len(s.cell))
+                          if s.cell[u] != ELIMINATED and not known(u) and s.card[u] >= 0),
+                         key=lambda x: card_order_key(x[1]), reverse=True)
         act = s.acting_unit()
         order = tuple(pid[u] for u in s.order[s.ptr:] if s.alive(u) and not s.activated[u] and known(u))
         lost = tuple(sum(1 for u in range(len(s.cell)) if s.side[u] == p and s.cell[u] == ELIMINATED)
@@ -102,4 +123,4 @@ class HexView(NamedTuple):
                    pid[act] if act >= 0 and known(act) else -1, units, order, tuple(s.smoke), tuple(s.holders),
                    pending, shots, lost, s.winner,  # type: ignore[arg-type]
                    copy.deepcopy(s.result) if s.result is not None else None, s.scenario.terrain,
-                   s.scenario.objectives, public_map(s.scenario), s.config)
+                   s.scenario.objectives, public_map(s.scenario), s.config, tuple(unknown))

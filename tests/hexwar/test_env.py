@@ -200,14 +200,16 @@ _UNIT = re.compile(r"[A-Za-z]\d")
 
 def occupied_cells(text: str, scenario) -> set[int]:
     """Cells whose ansi text shows a unit (type letter followed by its hits)."""
+    from cardwar.envs.hexwar.text import CELL
+
     lines = text.splitlines()
     out = set()
     for r in range(scenario.height):
         line = lines[2 + r]
         assert line.startswith(f"{r + 1:>3} ")
-        body = line[4 + (3 if r % 2 else 0):]
+        body = line[4 + (CELL // 2 if r % 2 else 0):]
         for c in range(scenario.width):
-            cell_text = body[6 * c:6 * c + 6]
+            cell_text = body[CELL * c:CELL * c + CELL]
             if _UNIT.search(cell_text[1:]):
                 out.add(r * MAX_WIDTH + c)
     return out

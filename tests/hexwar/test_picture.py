@@ -113,10 +113,11 @@ def test_hidden_enemy_unit_never_drawn_for_the_other_side():
 
 
 def test_hidden_enemy_unit_details_do_not_leak():
+    """Its hits and type never show. (Whether its card has been played is public: the card is
+    dealt face up and the enemy sees it come up, so that is not changed here.)"""
     s, u, _ = hidden_setup()
     changed = s.clone()
     changed.hits[u] = 5
-    changed.activated[u] = not changed.activated[u]
     changed.utype[u] = changed.utype[0]
     assert np.array_equal(render_rgb(s, 0), render_rgb(changed, 0))
     assert np.array_equal(render_rgb(s, None), render_rgb(changed, None))
@@ -203,3 +204,42 @@ def test_fast_enough():
         render_rgb(s, "omniscient")
     per_frame = (time.perf_counter() - t0) / n
     assert per_frame < 0.03
+
+
+# ------------------------------------------------------------------ the activation cards
+def test_card_strip_shows_the_turns_cards_highest_first_and_hidden_units_anonymously():
+    """Seed: "deal a card face up for each unit ... starting with the highest value card (Kings)".
+    The strip holds one card per living unit the viewer knows and one per enemy hidden unit (no
+    letter, no hex), King first; only the card up is outlined; never a card still in the deck."""
+    from cardwar.envs.hexwar.picture import _strip_entries
+    from cardwar.envs.hexwar.state import card_order_key
+
+    s, _, _ = hidden_setup()
+    play(s, 7, seed=1)
+    for viewer in (0, 1, None):
+        v = s.information_view(viewer)
+        entries = _strip_entries(v)
+        known = [u for u in v.units if u.card >= 0]
+        secret = [u for u in range(len(s.cell)) if s.cell[u] >= 0 and s.hidden[u] and s.side[u] != viewer]
+        assert len(entries) == len(known) + len(secret)
+        assert [card_order_key(e[0]) for e in entries] == sorted((card_order_key(e[0]) for e in entries),
+                                                                 reverse=True)
+        assert sorted(e[0] for e in entries if e[5]) == sorted(s.card[u] for u in secret)
+        assert all(e[2] == "?" for e in entries if e[5])
+        assert not {e[0] for e in entries} & set(s.deck)
+        if s.phase == HexPhase.ACT:
+            up = [e for e in entries if e[4]]
+            assert len(up) == 1 and up[0][0] == s.card[s.acting_unit()]
+
+
+def test_card_strip_follows_the_turn():
+    """Playing a card fades it and moves the outline: the strip's pixels change."""
+    from cardwar.envs.hexwar.picture import BOTTOM_H, CARDS_H
+
+    sc = load_scenario("meeting_engagement")
+    s = HexState.new_game(sc, seed=0)
+    lay = _Layout(sc)
+    strip = np.s_[lay.h - BOTTOM_H - CARDS_H:lay.h - BOTTOM_H, :]
+    before = render_rgb(s, 0)[strip]
+    s.apply_action(s.legal_actions()[-1])  # pass
+    assert not np.array_equal(before, render_rgb(s, 0)[strip])

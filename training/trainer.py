@@ -301,7 +301,7 @@ def _learn(model: Any, config: TrainConfig, run_dir: Path, snapshots: list[str],
                     tb_log_name="ppo")
         callback.finish()
     except (RunInterrupted, WorkerError):
-        if callback.model is not None:
+        if getattr(callback, "model", None) is not None:
             path = callback.checkpoint()
             status.saved = lambda: f"checkpoint {path} saved"
         raise

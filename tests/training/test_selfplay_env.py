@@ -114,3 +114,55 @@ def test_an_empty_snapshot_pool_falls_back_to_random_play():
     pool = OpponentPool("naval", mix={"snapshots": 1.0})
     name, agent = pool.draw(np.random.default_rng(0))
     assert name == "random" and isinstance(agent, agents.RandomAgent)
+
+
+@pytest.mark.parametrize("env_id, kwargs", [
+    ("cardwar/NavalSelfPlay-v0", {"opponent": "heuristic:samples=4"}),
+    ("cardwar/HexwarSelfPlay-v0", {"scenario": "random", "opponent": "heuristic", "render_mode": "ansi"}),
+])
+def test_gymnasium_make_gives_the_public_env_and_it_passes_the_sb3_checker(env_id, kwargs):
+    import gymnasium
+
+    import cardwar.training
+    from cardwar.training import SelfPlayEnv
+
+    env = gymnasium.make(env_id, **kwargs)
+    assert isinstance(env.unwrapped, SelfPlayEnv) and cardwar.training.SelfPlayEnv is SelfPlayEnv
+    check_env(env, warn=False, skip_render_check=True)
+    obs, info = env.reset(seed=3)
+    assert env.observation_space.contains(obs) and info["opponent"] == kwargs["opponent"]
+    rng, done = np.random.default_rng(0), False
+    while not done:  # a whole game through the wrappers, with the legal moves from action_masks()
+        obs, reward, done, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.unwrapped.action_masks()))))
+        assert not truncated
+    assert reward == info["result"] in (-1.0, 0.0, 1.0)
+    if "render_mode" in kwargs:
+        assert "turn" in env.render()
+
+
+def test_maskable_ppo_learns_on_the_registered_env_and_an_opponent_mistake_is_one_line():
+    import gymnasium
+    from sb3_contrib import MaskablePPO
+
+    import cardwar.training  # noqa: F401 - registers the ids
+    from cardwar.agents import AgentSpecError
+
+    env = gymnasium.make("cardwar/NavalSelfPlay-v0")  # MaskablePPO finds action_masks() behind the wrappers
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, n_epochs=1, seed=0,
+                        policy_kwargs={"net_arch": [16]}, device="cpu")
+    assert model.learn(64).num_timesteps == 64
+    with pytest.raises(AgentSpecError, match="unknown agent 'heuristc'"):
+        gymnasium.make("cardwar/NavalSelfPlay-v0", opponent="heuristc")
+
+
+def test_a_fixed_opponent_plays_the_same_episode_from_the_same_seed():
+    def episode(seed: int) -> list:
+        env = SelfPlayEnv("naval", opponent="heuristic:samples=4")
+        obs, _ = env.reset(seed=seed)
+        trail, done = [obs.tobytes()], False
+        while not done:  # the learner's moves are fixed, so any difference is the deal's or the opponent's
+            obs, reward, done, _, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+            trail.append(obs.tobytes())
+        return trail + [env.seat, reward]
+
+    assert episode(4) == episode(4)

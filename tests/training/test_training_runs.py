@@ -145,38 +145,6 @@ def test_the_ppo_agent_sees_only_the_observation_and_mask(tiny, tmp_path):
     assert json.dumps(sorted(s.legal_actions())) == json.dumps(sorted(other.legal_actions()))
 
 
-def test_a_killed_run_saves_a_checkpoint_and_resumes_from_it(tiny, tmp_path):
-    """`kill` (SIGTERM) during training: a checkpoint at the current step, a hint, and --resume goes on."""
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    config = tiny("naval", total_steps=100_000, checkpoint_every=100_000)
-    data = config.to_dict()
-    data["eval"]["games"] = 0
-    path = tmp_path / "tiny.yaml"
-    path.write_text(yaml.safe_dump(data))
-    runs = tmp_path / "runs"
-    proc = subprocess.Popen([sys.executable, "-m", "cardwar.cli", "train", "naval", "--config", str(path),
-                             "--runs", str(runs), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    deadline = time.time() + 120
-    while time.time() < deadline and not list(runs.glob("*/tb/*/events*")):
-        time.sleep(0.5)
-    time.sleep(3)  # some learning
-    proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 128 + signal.SIGTERM, err
-    assert "--resume" in err and "Traceback" not in err
-    run = next(runs.iterdir())
-    checkpoint, state = latest_checkpoint(run)
-    killed_at = state["num_timesteps"]
-    assert killed_at > 0 and not (run / "final.zip").exists()
-    resume(run, total_steps=killed_at + 128, progress=False)
-    assert latest_checkpoint(run)[1]["num_timesteps"] >= killed_at + 128
-
-
 def test_overrides_accept_numbers_as_yaml_writes_them_and_reject_what_cannot_apply():
     from cardwar.training.config import TrainConfigError, load_config
 
@@ -199,3 +167,78 @@ def test_train_rejects_mistakes_before_making_a_run_folder(tmp_path, capsys, arg
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
     assert not runs.exists() or not any(runs.iterdir())
+
+
+@pytest.mark.parametrize("override, key, message", [
+    ("ppo.gamma=2", "ppo.gamma", "2.0 is not in (0, 1]"),
+    ("ppo.gamma=0", "ppo.gamma", "0.0 is not in (0, 1]"),
+    ("ppo.gae_lambda=1.5", "ppo.gae_lambda", "is not in (0, 1]"),
+    ("ppo.clip_range=-0.2", "ppo.clip_range", "is not in (0, 1]"),
+    ("ppo.learning_rate=0", "ppo.learning_rate", "must be above 0"),
+    ("ppo.learning_rate=-1e-4", "ppo.learning_rate", "must be above 0"),
+    ("ppo.n_steps=0", "ppo.n_steps", "must be at least 1"),
+    ("ppo.batch_size=1", "ppo.batch_size", "must be at least 2"),
+    ("ppo.batch_size=4096", "ppo.batch_size", "4096 is more than one rollout (ppo.n_steps 256 x env.n_envs 8"),
+    ("ppo.n_epochs=0", "ppo.n_epochs", "must be at least 1"),
+    ("ppo.ent_coef=-0.01", "ppo.ent_coef", "must be 0 or more"),
+    ("ppo.max_grad_norm=0", "ppo.max_grad_norm", "must be above 0"),
+    ("ppo.target_kl=0", "ppo.target_kl", "must be above 0"),
+    ("env.n_envs=0", "env.n_envs", "must be at least 1"),
+    ("total_steps=1000", "total_steps", "1000 is less than one rollout"),
+    ("checkpoint_every=0", "checkpoint_every", "must be at least 1"),
+    ("opponents.schedule=[{mix: {random: -1}}]", "opponents.schedule[0].mix.random", "weights are numbers >= 0"),
+    ("opponents.schedule=[{mix: {random: 0, heuristic: 0}}]", "opponents.schedule[0].mix",
+     "at least one weight must be above 0"),
+    ("opponents.schedule=[{from_step: -5, mix: {random: 1}}]", "opponents.schedule[0].from_step", "0 or more"),
+    ("opponents.max_snapshots=0", "opponents.max_snapshots", "must be at least 1"),
+    ("opponents.heuristic=heuristic:attack_threshold=1.5", "opponents.heuristic", "attack_threshold"),
+    ("eval.games=-1", "eval.games", "must be at least 0"),
+    ("eval.every=0", "eval.every", "must be at least 1"),
+    ("imitation.learning_rate=0", "imitation.learning_rate", "must be above 0"),
+    ("imitation.epochs=0", "imitation.epochs", "must be at least 1"),
+])
+def test_config_values_out_of_range_are_one_line_naming_the_key(override, key, message):
+    from cardwar.training.config import TrainConfigError, load_config
+
+    with pytest.raises(TrainConfigError) as err:
+        load_config("configs/training/naval.yaml", [override])
+    text = str(err.value)
+    assert f"{key}: " in text and message in text and "\n" not in text, text
+
+
+def test_a_config_mistake_from_the_command_line_is_exit_2_without_a_folder(tmp_path, capsys):
+    runs = tmp_path / "runs"
+    assert main(["train", "naval", "--set", "ppo.gamma=2", "--runs", str(runs)]) == 2
+    err = capsys.readouterr().err
+    assert "ppo.gamma: 2.0 is not in (0, 1]" in err and len(err.strip().splitlines()) == 1
+    assert not runs.exists()
+
+
+def test_steps_scale_the_imitation_games_down_with_the_budget_and_never_up():
+    from cardwar.configs import training_config_path
+    from cardwar.training.config import load_config, with_step_budget
+
+    hexwar = load_config(training_config_path("hexwar"))  # 1500 games for 400,000 steps
+    short, note = with_step_budget(hexwar, 2048)
+    assert short.total_steps == 2048 and short.imitation.games == 8  # ceil(1500 * 2048 / 400000)
+    assert "1500 to 8" in note
+    longer, note = with_step_budget(hexwar, 800_000)
+    assert longer.imitation.games == 1500 and note is None
+    assert with_step_budget(hexwar, 2048)[0].ppo == hexwar.ppo  # nothing else changes
+
+
+def test_a_single_evaluation_is_a_visible_point_on_the_curve(tmp_path):
+    import matplotlib.image
+
+    from cardwar.training.evaluate import EvalPoint, plot_curve
+
+    empty, one = tmp_path / "empty.png", tmp_path / "one.png"
+    plot_curve([], empty, "t")
+    plot_curve([EvalPoint(0, "random", 40, 20, 0, 20, 0.5, 0.35, 0.65)], one, "t")
+    blue = np.array([0x1F, 0x77, 0xB4]) / 255  # the first line colour, the marker's
+
+    def blue_in_upper_part(path) -> int:  # the point is at score 0.5, above the legend (lower right)
+        img = matplotlib.image.imread(path)[..., :3]
+        return int((np.abs(img[: int(img.shape[0] * 0.6)] - blue).sum(axis=-1) < 0.1).sum())
+
+    assert blue_in_upper_part(empty) == 0 and blue_in_upper_part(one) > 20

@@ -1,4 +1,4 @@
-"""Procedural scenarios for the hex WW2 game: seeded maps and points-balanced forces.
+"""Procedural scenarios for the hex WW2 game: seeded maps, fair objectives, defenders at their posts.
 
 ``generate_scenario(seed)`` draws everything from ``numpy.random.default_rng(seed)``,
 so a seed always gives the same :class:`~cardwar.envs.hexwar.scenario.Scenario` and
@@ -15,31 +15,50 @@ different seeds give different battles. The steps:
    kept only if each zone reaches the other; otherwise it is redrawn (the draws
    come from the same generator, so the result is still a function of the seed).
    Objectives and start hexes are taken only from hexes both searches reach.
-3. **Objectives.** One to three hexes near the middle rows, villages preferred,
-   worth 1 or 2; each is held by nobody or by the defender (if the draw names one).
-4. **Forces.** Each side gets a points target of 18-26 (the two targets equal or
-   one apart) and buys random unit types until it hits its target exactly, using
-   ``STATS[type].points``; as totals of 3-, 4- and 5-point units reach every number
-   from 6 up, a purchase is only allowed if the rest can still be spent exactly.
-   A side sometimes starts with an off-table artillery unit (no hex).
-5. **Deployment.** Blue's units go to the top two rows, red's to the bottom two,
-   onto passable hexes reachable from both zones, at most two friendly units in a
-   clear hex and one elsewhere. The defender's infantry and AT guns in cover may
-   start hidden.
+3. **Kind.** A third each: a **meeting engagement** (nobody holds the objectives),
+   **blue defends** or **red defends** (the defender holds every objective at the
+   start). The description says which, and who attacks.
+4. **Forces.** A points target of 18-26 and random unit types bought until it is hit
+   exactly (``STATS[type].points``; totals of 3-, 4- and 5-point units reach every
+   number from 6 up, so a purchase is only allowed if the rest can still be spent
+   exactly); sometimes an off-table artillery unit. Meeting engagement: the two
+   targets are equal or one apart. Attack: the attacker gets ``ATTACKER_RATIO``
+   times the defender's points (rounded), and the defender always has foot infantry.
+5. **Deployment and objectives** (1-3 objectives, in the middle rows, at least 2
+   hexes apart, worth 1 or 2, named after their terrain).
+   - Meeting engagement: both sides deploy in their two edge rows; then each
+     objective goes where both sides' fastest units arrive after the same number of
+     activations (``reach.fastest_moves``: movement rules on an empty map) - villages
+     and central columns first, and hexes whose plain distances also balance. Where no
+     hex ties, one objective each side reaches first by the least margin. So neither
+     side reaches every objective first.
+   - Attack: the objectives lie in the middle rows of the defender's half, villages and
+     hills first. The defender deploys within 2 hexes of them (3 if crowded), at least 3
+     hexes from the attacker's edge rows; its infantry and anti-tank guns take cover
+     hexes where free. The attacker deploys in its two edge rows.
+6. **Hidden units** (they start hidden only with the ``hidden_units`` rule option): the
+   defender's foot infantry and anti-tank guns; in a meeting engagement, those of either
+   side that start in cover. Only these 3-point types hide (``HIDEABLE``).
 
 The result is built with :func:`~cardwar.envs.hexwar.scenario.scenario_from_dict`, so it
-passes the same validation as a scenario file.
+passes the same validation as a scenario file. Balance over many seeds (who reaches the
+objectives first, heuristic-vs-heuristic scores by side): ``docs/hexwar-balance.md``,
+``python -m cardwar.hexwar_balance``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 from collections.abc import Iterable
 
 import numpy as np
 
 from cardwar.envs.hexwar.hexgrid import Hex, distance, from_offset, label, neighbours, to_offset
-from cardwar.envs.hexwar.scenario import MAX_HEIGHT, MAX_WIDTH, SIDES, Scenario, scenario_from_dict
+from cardwar.envs.hexwar.reach import fastest_moves, hexes_from
+from cardwar.envs.hexwar.scenario import (
+    MAX_HEIGHT, MAX_WIDTH, NUM_CELLS, SIDES, Scenario, cell_of, scenario_from_dict, victory_sentence,
+)
 from cardwar.envs.hexwar.terrain import CHAR_OF, COVER, IMPASSABLE, Terrain, stack_limit
 from cardwar.envs.hexwar.units import STATS, UnitType, type_name
 
@@ -52,7 +71,12 @@ POINTS_RANGE = (18, 26)
 RIVER_CHANCE = 0.4
 WATER_CHANCE = 0.4
 OFF_TABLE_CHANCE = 0.35
-HIDDEN_CHANCE = 0.5
+ATTACKER_RATIO = 1.5
+"""An attacker's points against the defender's: the defender holds the objectives, deploys next to
+them, in cover where it can, and hides its infantry and guns."""
+HIDEABLE = frozenset({UnitType.FOOT, UnitType.AT_GUN})
+"""Types that may start hidden: both are worth 3 points, so the points a description gives for each
+force tell no more about hidden units than their number, which the face-up cards make public."""
 MAX_ATTEMPTS = 50
 MIN_ZONE_CAPACITY = 14
 """Start places (by stacking limit) each zone must offer; a force has at most 9 units."""
@@ -200,9 +224,12 @@ def draw_terrain(rng: np.random.Generator, width: int, height: int) -> tuple[Gri
 
 
 # ------------------------------------------------------------------ forces
-def buy_force(rng: np.random.Generator, target: int, off_table: bool) -> list[UnitType]:
-    """Random unit types whose points add up to exactly ``target`` (>= 6), optionally with off-table artillery."""
+def buy_force(rng: np.random.Generator, target: int, off_table: bool, must_hide: bool = False) -> list[UnitType]:
+    """Random unit types whose points add up to exactly ``target`` (>= 13), optionally with off-table
+    artillery; ``must_hide``: at least one foot infantry (a defender always has a unit to hide)."""
     units = [UnitType.ARTILLERY] if off_table else []
+    if must_hide:
+        units.append(UnitType.FOOT)
     left = target - sum(STATS[u].points for u in units)
     while left > 0:
         # Spend p only if what remains is 0 or still payable in 3/4/5-point units (1 and 2 are not).
@@ -220,8 +247,152 @@ def force_points(units: Iterable[UnitType]) -> int:
 
 
 # ------------------------------------------------------------------ assembly
+class _Board:
+    """The map being assembled: terrain per cell, hexes both zones reach, and movement distances."""
+
+    def __init__(self, grid: Grid, width: int, height: int, both: set[Hex]) -> None:
+        self.grid, self.width, self.height, self.both = grid, width, height, both
+        terrain = [Terrain.LAKE] * NUM_CELLS
+        for r in range(height):
+            for c in range(width):
+                terrain[r * MAX_WIDTH + c] = grid[r][c]
+        on_map = [(c % MAX_WIDTH) < width and (c // MAX_WIDTH) < height for c in range(NUM_CELLS)]
+        self.cells = (tuple(terrain), tuple(m and t not in IMPASSABLE for m, t in zip(on_map, terrain)))
+
+    def moves(self, units: list[tuple[Hex, UnitType]]) -> list[int]:
+        """Activations the fastest of ``units`` needs to reach each cell (``reach.fastest_moves``)."""
+        return fastest_moves(self.cells, [(cell_of(h), STATS[t].move) for h, t in units])
+
+    def hexes(self, units: list[tuple[Hex, UnitType]]) -> list[int]:
+        return hexes_from(self.cells, [cell_of(h) for h, _ in units])
+
+
+def _place(rng: np.random.Generator, force: list[UnitType], cells: list[Hex], grid: Grid,
+           prefer_cover: frozenset[UnitType] = frozenset(), load: dict[Hex, int] | None = None
+           ) -> list[tuple[Hex | None, UnitType]]:
+    """Put each unit of ``force`` on one of ``cells`` (empty hexes first, stacking respected);
+    types in ``prefer_cover`` take woods, buildings or broken ground when some is free."""
+    load = {} if load is None else load
+    out: list[tuple[Hex | None, UnitType]] = []
+    for u in force:
+        if u == UnitType.ARTILLERY:  # off-table
+            out.append((None, u))
+            continue
+        free = [h for h in cells if load.get(h, 0) < stack_limit(_at(grid, h))]
+        if not free:
+            raise _Crowded
+        empty = [h for h in free if load.get(h, 0) == 0] or free
+        if u in prefer_cover:
+            empty = [h for h in empty if _at(grid, h) in COVER] or empty
+        h = empty[int(rng.integers(len(empty)))]
+        load[h] = load.get(h, 0) + 1
+        out.append((h, u))
+    return out
+
+
+class _Crowded(Exception):
+    """No room left where a force must deploy."""
+
+
+def _spaced(rng: np.random.Generator, pool: list[Hex], n: int, first: list[Hex]) -> list[Hex]:
+    """Up to ``n`` hexes, ``first`` tried before a shuffle of ``pool``, each at least 2 from the others."""
+    chosen: list[Hex] = []
+    order = first + [pool[int(k)] for k in rng.permutation(len(pool))]
+    for h in order:
+        if len(chosen) >= n:
+            break
+        if h not in chosen and all(distance(h, o) >= 2 for o in chosen):
+            chosen.append(h)
+    return chosen
+
+
+def _middle(board: _Board) -> list[Hex]:
+    """Hexes of the middle rows (2 .. height-3) that both deployment zones reach."""
+    rows = range(2, board.height - 2)
+    return [from_offset(c, r) for r in rows for c in range(board.width) if from_offset(c, r) in board.both]
+
+
+def _fair_objectives(rng: np.random.Generator, board: _Board, n: int, village: list[Hex],
+                     blue: list[tuple[Hex | None, UnitType]], red: list[tuple[Hex | None, UnitType]]) -> list[Hex]:
+    """Meeting engagement: objectives where both sides' fastest units arrive after the same number
+    of activations (a tie), villages first, central columns preferred; if no hex ties, one hex
+    each side reaches first by the least margin, so that neither reaches every objective first."""
+    on_table = [[(h, t) for h, t in f if h is not None] for f in (blue, red)]
+    mb, mr = board.moves(on_table[0]), board.moves(on_table[1])
+    hb, hr = board.hexes(on_table[0]), board.hexes(on_table[1])
+    middle = _middle(board)
+    centre = (board.width - 1) / 2
+
+    def gap(h: Hex) -> int:
+        return mb[cell_of(h)] - mr[cell_of(h)]
+
+    def hex_gap(h: Hex) -> int:
+        return hb[cell_of(h)] - hr[cell_of(h)]
+
+    ties = [h for h in middle if gap(h) == 0]
+    if ties:
+        # Among the ties, the hexes nearest to equal in plain distance too, central ones first; then
+        # each further objective keeps the hex distances balanced (no side nearer to all of them).
+        chosen: list[Hex] = []
+        lean = 0
+        for _ in range(n):
+            pool = [h for h in ties if all(distance(h, o) >= 2 for o in chosen)]
+            if not pool:
+                break
+            best = min(abs(lean + hex_gap(h)) for h in pool)
+            pool = [h for h in pool if abs(lean + hex_gap(h)) == best]
+            pool = [h for h in pool if abs(to_offset(h)[0] - centre) <= board.width / 4] or pool
+            pool = [h for h in pool if h in village] or pool
+            h = pool[int(rng.integers(len(pool)))]
+            chosen.append(h)
+            lean += hex_gap(h)
+        return chosen
+    out = []
+    for sign in (-1, 1):  # one hex blue reaches first, one red does, each by the smallest margin
+        side = [h for h in middle if gap(h) * sign > 0 and all(distance(h, o) >= 2 for o in out)]
+        if side:
+            least = min(abs(gap(h)) for h in side)
+            near = [h for h in side if abs(gap(h)) == least]
+            out.append(near[int(rng.integers(len(near)))])
+    return out
+
+
+def _defended_objectives(rng: np.random.Generator, board: _Board, n: int, village: list[Hex],
+                         defender: int) -> list[Hex]:
+    """Attack and defence: objectives in the middle rows on the defender's half, villages and
+    hills first."""
+    half = board.height // 2
+    rows = range(half, board.height - 2) if defender == 1 else range(2, max(3, half))
+    pool = [h for h in _middle(board) if to_offset(h)[1] in rows]
+    if not pool:
+        pool = _middle(board)
+    strong = [h for h in pool if h in village or _at(board.grid, h) == Terrain.HILL]
+    first = [strong[int(rng.integers(len(strong)))]] if strong else []
+    return _spaced(rng, pool, n, first)
+
+
+def _defence_cells(board: _Board, objectives: list[Hex], attacker: int) -> list[Hex]:
+    """Where a defender deploys: within 2 hexes of an objective (3 if that is too crowded), at least
+    3 hexes from the attacker's deployment rows, so the two sides do not start in contact."""
+    att_zone = zone(board.width, deployment_rows(attacker, board.height))
+    for radius in (2, 3):
+        cells = [h for h in board.both if min(distance(h, o) for o in objectives) <= radius
+                 and min(distance(h, a) for a in att_zone) >= 3]
+        if sum(stack_limit(_at(board.grid, h)) for h in cells) >= 2 * MIN_ZONE_CAPACITY // 3:
+            return sorted(cells, key=to_offset)
+    own = zone(board.width, deployment_rows(1 - attacker, board.height))
+    return sorted({h for h in board.both if h in own} | set(cells), key=to_offset)
+
+
+def _objective_name(t: Terrain) -> str:
+    return {Terrain.BUILDINGS: "the village", Terrain.HILL: "the hill", Terrain.WOODS: "the wood",
+            Terrain.BROKEN: "the hedgerows", Terrain.FORD: "the ford", Terrain.BRIDGE: "the bridge"}.get(
+        t, "the crossroads")
+
+
 def generate_scenario(seed: int, width: int = 12, height: int = 10, turns: int = 12) -> Scenario:
-    """A random, validated, points-balanced scenario named ``random-{seed}``."""
+    """A random, validated scenario named ``random-{seed}``: a meeting engagement or an attack on a
+    defended position (see the module docstring)."""
     if not (MIN_WIDTH <= width <= MAX_WIDTH and MIN_HEIGHT <= height <= MAX_HEIGHT):
         raise ValueError(f"map must be {MIN_WIDTH}..{MAX_WIDTH} x {MIN_HEIGHT}..{MAX_HEIGHT} hexes, "
                          f"got {width} x {height}")
@@ -229,79 +400,90 @@ def generate_scenario(seed: int, width: int = 12, height: int = 10, turns: int =
     zones = [zone(width, deployment_rows(s, height)) for s in (0, 1)]
     for _ in range(MAX_ATTEMPTS):
         grid, village = draw_terrain(rng, width, height)
-        from_blue, from_red = reachable(grid, zones[0]), reachable(grid, zones[1])
-        both = from_blue & from_red
+        both = reachable(grid, zones[0]) & reachable(grid, zones[1])
         if all(sum(stack_limit(_at(grid, h)) for h in z if h in both) >= MIN_ZONE_CAPACITY for z in zones):
             break
     else:  # pragma: no cover - practically unreachable; fall back to an open map
         grid, village = [[Terrain.CLEAR] * width for _ in range(height)], []
         both = reachable(grid, zones[0])
+    board = _Board(grid, width, height, both)
+    village = [h for h in village if h in both]
 
     # Who defends: nobody (meeting engagement), blue or red.
     defender = int(rng.integers(-1, 2))
-
-    # Objectives: 1-3 hexes in the central rows and columns, at least 2 apart, a village hex first.
-    mid_rows = range(max(2, height // 2 - 2), min(height - 2, height // 2 + 2))
-    middle = [from_offset(c, r) for r in mid_rows for c in range(width // 4, width - width // 4)]
-    middle = [h for h in middle if h in both]
-    preferred = [h for h in village if h in both and h in middle]
     n_obj = int(rng.integers(1, 4))
-    chosen: list[Hex] = []
-    if preferred:
-        chosen.append(preferred[int(rng.integers(len(preferred)))])
-    rest = [h for h in middle if h not in chosen]
-    order = rng.permutation(len(rest))
-    for k in order:
-        if len(chosen) >= n_obj:
-            break
-        h = rest[int(k)]
-        if all(distance(h, o) >= 2 for o in chosen):
-            chosen.append(h)
-    if not chosen:  # no usable central hex (tiny or crowded map): the most central reachable hex
-        centre = from_offset(width // 2, height // 2)
-        chosen.append(min((h for h in both if h.r not in (0, 1, height - 2, height - 1)),
-                          key=lambda h: (distance(h, centre), to_offset(h)), default=centre))
-    objectives = [{"hex": label(h), "value": int(rng.integers(1, 3)),
-                   "holder": "none" if defender < 0 or rng.random() < 0.3 else SIDES[defender]} for h in chosen]
-
-    # Forces: targets equal or one apart.
     base = int(rng.integers(POINTS_RANGE[0], POINTS_RANGE[1] + 1))
-    targets = [base, int(np.clip(base + rng.integers(-1, 2), *POINTS_RANGE))]
+    if defender < 0:
+        targets = [base, int(np.clip(base + rng.integers(-1, 2), *POINTS_RANGE))]
+    else:
+        targets = [base, base]
+        targets[1 - defender] = int(round(base * ATTACKER_RATIO))
+    forces = [buy_force(rng, targets[s], bool(rng.random() < OFF_TABLE_CHANCE), must_hide=s == defender)
+              for s in (0, 1)]
+    edge_cells = [[h for h in z if h in both] for z in zones]
+
+    if defender < 0:
+        placed = [_place(rng, forces[s], edge_cells[s], grid, prefer_cover=HIDEABLE) for s in (0, 1)]
+        chosen = _fair_objectives(rng, board, n_obj, village, placed[0], placed[1])
+    else:
+        chosen = _defended_objectives(rng, board, n_obj, village, defender)
+        placed = [[], []]
+        attacker = 1 - defender
+        placed[attacker] = _place(rng, forces[attacker], edge_cells[attacker], grid)
+        cells = _defence_cells(board, chosen, attacker)
+        load: dict[Hex, int] = {}
+        try:
+            placed[defender] = _place(rng, forces[defender], cells, grid, prefer_cover=HIDEABLE, load=load)
+        except _Crowded:  # pragma: no cover - the defence cells hold at least 9 units
+            placed[defender] = _place(rng, forces[defender], edge_cells[defender], grid, prefer_cover=HIDEABLE)
+    if not chosen:  # no usable middle hex (tiny or crowded map): the most central hex both reach
+        centre = from_offset(width // 2, height // 2)
+        chosen = [min((h for h in both if 2 <= to_offset(h)[1] <= height - 3),
+                      key=lambda h: (distance(h, centre), to_offset(h)), default=centre)]
+    objectives = [{"hex": label(h), "value": int(rng.integers(1, 3)), "name": _objective_name(_at(grid, h)),
+                   "holder": "none" if defender < 0 else SIDES[defender]} for h in chosen]
+
     sides: dict[str, dict] = {}
     for s in (0, 1):
-        force = buy_force(rng, targets[s], bool(rng.random() < OFF_TABLE_CHANCE))
-        rows = deployment_rows(s, height)
-        cells = [h for h in zone(width, rows) if h in both]
-        load: dict[Hex, int] = {}
         units = []
-        hide = s == defender and rng.random() < HIDDEN_CHANCE
-        for u in force:
+        for h, u in placed[s]:
             d: dict = {"type": type_name(u)}
-            if u == UnitType.ARTILLERY:
-                units.append(d)
-                continue
-            free = [h for h in cells if load.get(h, 0) < stack_limit(_at(grid, h))]
-            empty = [h for h in free if load.get(h, 0) == 0] or free
-            h = empty[int(rng.integers(len(empty)))]
-            load[h] = load.get(h, 0) + 1
-            d["hex"] = label(h)
-            if hide and u in (UnitType.FOOT, UnitType.AT_GUN) and _at(grid, h) in COVER:
-                d["hidden"] = True
+            if h is not None:
+                d["hex"] = label(h)
+                # Hidden: the defender's infantry and guns; in a meeting engagement, those that start in cover.
+                if u in HIDEABLE and (s == defender or (defender < 0 and _at(grid, h) in COVER)):
+                    d["hidden"] = True
             units.append(d)
         sides[SIDES[s]] = {"name": ("Blue battlegroup", "Red battlegroup")[s], "units": units}
-
-    kind = ("meeting engagement", "Blue defends", "Red defends")[defender + 1]
-    has_river = any(t == Terrain.RIVER for row in grid for t in row)
-    desc = (f"A randomly generated battle ({kind}) on a {width} x {height} map"
-            f"{' cut by a river' if has_river else ''}. Blue fields {targets[0]} points of troops and Red "
-            f"{targets[1]}; both want the objectives when turn {turns} ends.")
     data = {
         "name": f"random-{seed}",
         "title": f"Random battle {seed}",
-        "description": desc,
+        "description": "",
         "turns": turns,
         "map": "\n".join(" ".join(CHAR_OF[t] for t in row) for row in grid) + "\n",
         "objectives": objectives,
         "sides": sides,
     }
-    return scenario_from_dict(data, name=f"random-{seed}", source=f"<generate_scenario seed {seed}>")
+    sc = scenario_from_dict(data, name=f"random-{seed}", source=f"<generate_scenario seed {seed}>")
+    return dataclasses.replace(sc, description=_description(sc, defender, targets, grid))
+
+
+def _description(sc: Scenario, defender: int, targets: list[int], grid: Grid) -> str:
+    """Who attacks, the forces' points, hidden units, and the victory rule (``victory_sentence``)."""
+    has_river = any(t == Terrain.RIVER for row in grid for t in row)
+    where = f"a {sc.width} x {sc.height} map{' cut by a river' if has_river else ''}"
+    if defender < 0:
+        story = (f"A meeting engagement on {where}: both sides deploy along their own edge, and the "
+                 "objectives lie where their fastest units arrive together.")
+    else:
+        att, dfn = SIDES[1 - defender].title(), SIDES[defender].title()
+        story = (f"{att} attacks on {where}: {dfn} holds the objectives at the start and deploys around "
+                 f"them; {att} deploys along its own edge.")
+    forces = f" Blue fields {targets[0]} points of troops and Red {targets[1]}."
+    hidden = [sum(1 for u in sc.units if u.side == s and u.hidden) for s in (0, 1)]
+    if any(hidden):
+        parts = [f"{n} {SIDES[s]}" for s, n in enumerate(hidden) if n]
+        many = sum(hidden) > 1
+        forces += (f" With the hidden-units rule, {' and '.join(parts)} infantry or anti-tank "
+                   f"unit{'s start' if many else ' starts'} hidden.")
+    return f"{story}{forces} {victory_sentence(sc.objectives, sc.turns)}"

@@ -270,3 +270,17 @@ def test_engine_package_exports_the_notation_like_the_naval_one():
         assert getattr(hexwar, name) is not None
     s = hexwar.HexState.new_game(hexwar.load_scenario("river_crossing"), hexwar.HexConfig(), seed=0)
     assert hexwar.state_from_json(hexwar.state_to_json(s)).legal_actions() == s.legal_actions()
+
+
+def test_random_train_and_random_test_are_disjoint_halves_of_the_generator():
+    """``random:train`` draws even generator seeds, ``random:test`` odd ones: no map in both."""
+    names = {}
+    for split in ("random:train", "random:test"):
+        e = hexwar_v0.raw_env(scenario=split)
+        names[split] = set()
+        for seed in range(30):
+            e.reset(seed=seed)
+            gen_seed = int(e.scenario.name.removeprefix("random-"))
+            assert gen_seed % 2 == (split == "random:test")
+            names[split].add(e.scenario.name)
+    assert len(names["random:train"]) > 20 and not names["random:train"] & names["random:test"]

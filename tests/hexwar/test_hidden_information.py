@@ -90,6 +90,7 @@ def test_what_blue_is_shown_does_not_depend_on_reds_hidden_units(make):
     base = make()
     other = disguised(base, 7)
     assert other != base
+    compared = 0
     for game_seed in range(3):
         a, b = HexState.new_game(base, HIDDEN, seed=game_seed), HexState.new_game(other, HIDDEN, seed=game_seed)
         start = (hidden_count(a, 1), hidden_count(b, 1))
@@ -111,7 +112,8 @@ def test_what_blue_is_shown_does_not_depend_on_reds_hidden_units(make):
             a.apply_action(action)
             b.apply_action(action)
             steps += 1
-        assert steps > 10
+        compared += steps
+    assert compared >= 30
 
 
 def test_views_list_units_in_public_id_order_and_shots_name_them_so():

@@ -9,13 +9,13 @@ from collections import deque
 import pytest
 import yaml
 
-from cardwar.envs.hexwar.generator import generate_scenario
-from cardwar.envs.hexwar.hexgrid import Hex, from_offset, neighbours, to_offset
+from cardwar.envs.hexwar.generator import ATTACKER_RATIO, generate_scenario
+from cardwar.envs.hexwar.hexgrid import Hex, distance, from_offset, neighbours, to_offset
 from cardwar.envs.hexwar.scenario import (
     MAX_HEIGHT, MAX_WIDTH, Objective, Scenario, ScenarioError, available_scenarios, cell_of, load_scenario,
     scenario_from_dict, victory_sentence,
 )
-from cardwar.envs.hexwar.terrain import IMPASSABLE, Terrain, stack_limit
+from cardwar.envs.hexwar.terrain import COVER, IMPASSABLE, Terrain, stack_limit
 from cardwar.envs.hexwar.units import STATS, UnitType
 
 SHIPPED = ("meeting_engagement", "river_crossing", "artillery_barrage", "hill_and_hedgerows")
@@ -317,26 +317,144 @@ def test_generated_scenarios_validate(generated):
         assert scenario_from_dict(sc.to_dict()) == sc
         assert 1 <= len(sc.objectives) <= 3
         for o in sc.objectives:
-            assert 1 <= o.value <= 2
-            assert 2 <= o.hex.r <= sc.height - 3  # near the middle rows
-        assert len({o.holder for o in sc.objectives} - {-1}) <= 1  # nobody, or the one defender
+            assert 1 <= o.value <= 2 and o.name
+            assert 2 <= to_offset(o.hex)[1] <= sc.height - 3  # in the middle rows
+        assert len({o.holder for o in sc.objectives}) == 1  # all nobody's, or all the one defender's
         check_stacking(sc)
 
 
-def test_generated_forces_are_balanced_mixed_and_deployed_at_their_edges(generated):
+# Movement distance, computed here from the rules text (RULES 4) rather than with the generator's own
+# helpers: one activation moves up to the allowance; into, through or out of woods, buildings or broken
+# ground only one hex; rivers, marsh and lakes never. Other units are left out (an empty map).
+SLOW = {Terrain.WOODS, Terrain.BUILDINGS, Terrain.BROKEN}
+
+
+def one_activation(sc: Scenario, start: Hex, allowance: int) -> set[Hex]:
+    def ok(h: Hex) -> bool:
+        col, row = to_offset(h)
+        return 0 <= col < sc.width and 0 <= row < sc.height and sc.terrain[cell_of(h)] not in IMPASSABLE
+
+    def slow(h: Hex) -> bool:
+        return sc.terrain[cell_of(h)] in SLOW
+
+    out, frontier = set(), {start}
+    for step in range(1 if slow(start) else allowance):
+        nxt = set()
+        for h in frontier:
+            for n in neighbours(h):
+                if ok(n) and n != start and n not in out and not (slow(n) and step > 0):
+                    out.add(n)
+                    if not slow(n):
+                        nxt.add(n)
+        frontier = nxt
+    return out
+
+
+def activations_to(sc: Scenario, side: int, target: Hex) -> int:
+    """Fewest activations any unit of ``side`` on the table needs to stand on ``target``."""
+    best = 10**6
+    for u in sc.units:
+        if u.side != side or u.hex is None:
+            continue
+        seen, frontier, k = {u.hex}, {u.hex}, 0
+        while frontier and target not in seen and k < best:
+            frontier = {n for h in frontier for n in one_activation(sc, h, STATS[u.type].move)} - seen
+            seen |= frontier
+            k += 1
+        if target in seen:
+            best = min(best, k)
+    return best
+
+
+def first_there(sc: Scenario) -> list[int]:
+    """Per objective: the side that arrives in strictly fewer activations, or -1."""
+    out = []
+    for o in sc.objectives:
+        b, r = activations_to(sc, 0, o.hex), activations_to(sc, 1, o.hex)
+        out.append(-1 if b == r else (0 if b < r else 1))
+    return out
+
+
+def defender(sc: Scenario) -> int:
+    return sc.objectives[0].holder
+
+
+def test_generator_draws_meeting_engagements_and_defended_positions(generated):
+    kinds = [defender(sc) for sc in generated.values()]
+    assert all(kinds.count(k) >= 8 for k in (-1, 0, 1)), kinds
+
+
+def test_in_a_meeting_engagement_neither_side_reaches_every_objective_first(generated):
+    """Objectives lie where both sides' fastest units arrive in as many activations (or, where no hex
+    ties, one each side reaches first): no side gets to all of them first."""
+    meetings = [sc for sc in generated.values() if defender(sc) < 0]
+    ties = 0
+    for sc in meetings:
+        firsts = first_there(sc)
+        assert not all(f == 0 for f in firsts) and not all(f == 1 for f in firsts), (sc.name, firsts)
+        ties += firsts.count(-1)
+    assert ties >= 0.9 * sum(len(sc.objectives) for sc in meetings)
+
+
+def test_a_defender_deploys_around_what_it_defends(generated):
+    """The defender holds every objective, deploys within 3 hexes of one (not at its edge, not in
+    contact with the attacker), and reaches each objective no later than the attacker; the attacker
+    deploys at its edge, and the description says who attacks."""
+    defended = [sc for sc in generated.values() if defender(sc) >= 0]
+    for sc in defended:
+        d = defender(sc)
+        attacker_rows = (0, 1) if d == 1 else (sc.height - 2, sc.height - 1)
+        assert all(o.holder == d for o in sc.objectives)
+        for u in sc.units:
+            if u.hex is None:
+                continue
+            if u.side == d:
+                assert min(distance(u.hex, o.hex) for o in sc.objectives) <= 3, (sc.name, u)
+                assert min(distance(u.hex, h) for h in rows(sc, *attacker_rows)) >= 3, (sc.name, u)
+            else:
+                assert to_offset(u.hex)[1] in attacker_rows, (sc.name, u)
+        for o in sc.objectives:
+            assert activations_to(sc, d, o.hex) <= activations_to(sc, 1 - d, o.hex), (sc.name, o)
+        assert f"{('Blue', 'Red')[1 - d]} attacks" in sc.description
+
+
+def test_generated_forces_are_balanced_and_an_attacker_outnumbers_the_defender(generated):
+    """Meeting engagements: points within one. Attack and defence: the attacker has ATTACKER_RATIO
+    times the defender's points (the defender holds, hides and digs in)."""
     for sc in generated.values():
         p = points(sc, 0), points(sc, 1)
-        assert abs(p[0] - p[1]) <= 1, (sc.name, p)
-        assert 18 <= min(p) and max(p) <= 26, (sc.name, p)
-        for side, zone in ((0, (0, 1)), (1, (sc.height - 2, sc.height - 1))):
+        d = defender(sc)
+        if d < 0:
+            assert abs(p[0] - p[1]) <= 1 and 18 <= min(p) and max(p) <= 26, (sc.name, p)
+        else:
+            assert 18 <= p[d] <= 26 and p[1 - d] == round(p[d] * ATTACKER_RATIO), (sc.name, p)
+        assert f"Blue fields {p[0]} points of troops and Red {p[1]}" in sc.description
+        for side in (0, 1):
             mine = [u for u in sc.units if u.side == side]
             assert len({u.type for u in mine}) >= 2, sc.name
-            for u in mine:
-                if u.hex is None:
-                    assert u.type == UnitType.ARTILLERY
-                else:
-                    assert u.hex.r in zone, (sc.name, u)
-                    assert sc.terrain[cell_of(u.hex)] not in IMPASSABLE
+            assert all(u.hex is not None or u.type == UnitType.ARTILLERY for u in mine)
+
+
+def test_generated_description_states_the_victory_rule(generated):
+    for sc in generated.values():
+        assert victory_sentence(sc.objectives, sc.turns) in sc.description
+        assert claimed_deciding(sc.description) == deciding_by_brute_force(sc.objectives)
+
+
+def test_hidden_units_appear_in_most_generated_battles(generated):
+    """Defenders hide their infantry and anti-tank guns (a defender always has some); in a meeting
+    engagement those that start in cover hide. Only 3-point types hide, so the points in the
+    description say no more than the number of hidden units (public: RULES 8.1)."""
+    with_hidden = [sc for sc in generated.values() if any(u.hidden for u in sc.units)]
+    assert len(with_hidden) >= 0.6 * len(generated)
+    for sc in generated.values():
+        d = defender(sc)
+        for u in sc.units:
+            if u.hidden:
+                assert u.type in (UnitType.FOOT, UnitType.AT_GUN) and STATS[u.type].points == 3
+                assert u.side == d or (d < 0 and sc.terrain[cell_of(u.hex)] in COVER), (sc.name, u)
+        if d >= 0:
+            assert any(u.hidden for u in sc.units if u.side == d), sc.name
 
 
 def test_generated_objectives_and_units_reachable_from_both_zones(generated):

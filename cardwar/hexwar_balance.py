@@ -1,0 +1,198 @@
+"""Balance of the procedural hex scenarios over many generator seeds.
+
+    python -m cardwar.hexwar_balance --maps 500 --seed 0
+
+For each map ``generate_scenario(seed)``, ``seed`` in ``S .. S+N-1``:
+
+* **who reaches the objectives first**: for each objective, the side whose fastest
+  unit needs strictly fewer activations to stand on it (movement rules on an empty
+  map: allowances, slow terrain, rivers; ``cardwar.envs.hexwar.reach``), or the
+  BFS hex distance from each side's nearest unit; a map counts for a side when that
+  side reaches *every* objective first;
+* **heuristic against heuristic**: ``--games`` games per map (different game seeds)
+  between two ``heuristic`` agents, each seeing only its own side's view; the score
+  of a side is (wins + draws / 2) / games.
+
+Rows split the maps by kind: meeting engagements (nobody holds the objectives at the
+start) and attack/defence (one side holds them and deploys around them). The table
+is printed; ``--json`` prints the numbers as one JSON object after it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+KINDS = ("meeting", "blue defends", "red defends")
+
+
+@dataclass
+class MapResult:
+    """What one map gave."""
+
+    seed: int
+    kind: int
+    """-1 meeting engagement, else the defending side."""
+    hidden: bool
+    first_moves: int
+    first_hexes: int
+    ties_moves: int
+    objectives: int
+    blue_score: float
+    games: int
+
+
+@dataclass
+class Row:
+    """Totals over maps of one kind."""
+
+    maps: int = 0
+    hidden: int = 0
+    first: dict = field(default_factory=lambda: {"moves": [0, 0, 0], "hexes": [0, 0, 0]})
+    """metric -> [blue first everywhere, red first everywhere, neither]."""
+    objectives: int = 0
+    tied_objectives: int = 0
+    blue_points: float = 0.0
+    games: int = 0
+
+    def add(self, r: MapResult) -> None:
+        self.maps += 1
+        self.hidden += r.hidden
+        self.first["moves"][r.first_moves if r.first_moves >= 0 else 2] += 1
+        self.first["hexes"][r.first_hexes if r.first_hexes >= 0 else 2] += 1
+        self.objectives += r.objectives
+        self.tied_objectives += r.ties_moves
+        self.blue_points += r.blue_score * r.games
+        self.games += r.games
+
+    @property
+    def blue_score(self) -> float:
+        return self.blue_points / self.games if self.games else float("nan")
+
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson interval of a rate ``p`` over ``n`` games."""
+    if n == 0:
+        return 0.0, 1.0
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def defender_of(sc) -> int:
+    """The side holding objectives at the start (-1: a meeting engagement)."""
+    held = {o.holder for o in sc.objectives} - {-1}
+    return held.pop() if len(held) == 1 else -1
+
+
+def analyse_map(args: tuple[int, int, dict]) -> MapResult:
+    """Reach-first analysis and ``games`` heuristic games on the map of generator seed ``seed``."""
+    seed, games, rules = args
+    from cardwar import agents
+    from cardwar.envs import hexwar_v0
+    from cardwar.envs.hexwar.generator import generate_scenario
+    from cardwar.envs.hexwar.reach import first_everywhere, first_to_objectives
+    from cardwar.match import play_agents
+
+    sc = generate_scenario(seed)
+    firsts = first_to_objectives(sc, "moves")
+    points = 0.0
+    for g in range(games):
+        env = hexwar_v0.raw_env(scenario=sc, rules=rules)
+        game_seed = seed * 1000 + g
+        ret = play_agents(env, agents.make("heuristic", "hexwar", seed=2 * game_seed + 1),
+                          agents.make("heuristic", "hexwar", seed=2 * game_seed + 2), game_seed)
+        points += 1.0 if ret[0] > 0 else 0.5 if ret[0] == 0 else 0.0
+    return MapResult(seed, defender_of(sc), any(u.hidden for u in sc.units), first_everywhere(sc, "moves"),
+                     first_everywhere(sc, "hexes"), sum(f == -1 for f in firsts), len(sc.objectives),
+                     points / games if games else 0.0, games)
+
+
+def run(maps: int, seed: int, games: int, rules: dict, workers: int, progress: bool = True) -> list[MapResult]:
+    """Analyse maps ``seed .. seed + maps - 1``."""
+    from tqdm import tqdm
+
+    jobs = [(s, games, rules) for s in range(seed, seed + maps)]
+    with tqdm(total=maps, unit="map", disable=not progress, desc="hexwar balance") as bar:
+        if workers > 1:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                out = []
+                for r in pool.map(analyse_map, jobs, chunksize=max(1, maps // (workers * 8))):
+                    out.append(r)
+                    bar.update()
+                return out
+        out = []
+        for job in jobs:
+            out.append(analyse_map(job))
+            bar.update()
+        return out
+
+
+def totals(results: list[MapResult]) -> dict[str, Row]:
+    rows = {k: Row() for k in (*KINDS, "all maps")}
+    for r in results:
+        rows[KINDS[r.kind + 1]].add(r)
+        rows["all maps"].add(r)
+    return rows
+
+
+def table(results: list[MapResult], games: int, rules: dict) -> str:
+    """The figures as a Markdown table."""
+    rows = totals(results)
+    head = ("| maps | n | with hidden units | blue first everywhere (moves / hexes) | red first everywhere "
+            "(moves / hexes) | objectives tied (moves) | blue score | red score | attacker score (95% CI) |")
+    lines = [head, "|" + "---|" * 9]
+    for name, row in rows.items():
+        if not row.maps:
+            continue
+        m, h = row.first["moves"], row.first["hexes"]
+        blue = row.blue_score
+        attacker = ""
+        if not row.games:
+            lines.append(f"| {name} | {row.maps} | {row.hidden} | {m[0]} / {h[0]} | {m[1]} / {h[1]} | "
+                         f"{row.tied_objectives} of {row.objectives} | - | - | - |")
+            continue
+        if name in ("blue defends", "red defends"):
+            att = 1 - blue if name == "blue defends" else blue
+            lo, hi = wilson(att, row.games)
+            attacker = f"{'red' if name == 'blue defends' else 'blue'} {att:.3f} ({lo:.3f}-{hi:.3f})"
+        lines.append(f"| {name} | {row.maps} | {row.hidden} | {m[0]} / {h[0]} | {m[1]} / {h[1]} | "
+                     f"{row.tied_objectives} of {row.objectives} | {blue:.3f} | {1 - blue:.3f} | {attacker} |")
+    attack = [r for r in results if r.kind >= 0 and r.games]
+    if attack:
+        pts = sum((1 - r.blue_score if r.kind == 0 else r.blue_score) * r.games for r in attack)
+        n = sum(r.games for r in attack)
+        lo, hi = wilson(pts / n, n)
+        lines.append(f"| attack/defence, by role | {len(attack)} | | | | | | | attacker {pts / n:.3f} "
+                     f"({lo:.3f}-{hi:.3f}), defender {1 - pts / n:.3f} |")
+    lines.append("")
+    lines.append(f"{len(results)} maps, {games} heuristic-vs-heuristic game(s) each, rules {json.dumps(rules)}.")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m cardwar.hexwar_balance", description=__doc__.split("\n\n")[0])
+    p.add_argument("--maps", type=int, default=200, help="how many generator seeds (default 200)")
+    p.add_argument("--seed", type=int, default=0, help="first generator seed (default 0)")
+    p.add_argument("--games", type=int, default=2, help="heuristic games per map (default 2; 0: reach only)")
+    p.add_argument("--hidden-units", action="store_true", help="play with the hidden_units rule option on")
+    p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    p.add_argument("--json", action="store_true", help="also print the totals as one JSON line")
+    a = p.parse_args(argv)
+    if a.maps < 1 or a.games < 0 or a.workers < 1:
+        p.error("--maps and --workers must be at least 1, --games at least 0")
+    rules = {"hidden_units": True} if a.hidden_units else {}
+    results = run(a.maps, a.seed, a.games, rules, a.workers)
+    print(table(results, a.games, rules))
+    if a.json:
+        print(json.dumps({name: {"maps": r.maps, "hidden": r.hidden, "first": r.first, "blue_score": r.blue_score,
+                                 "games": r.games} for name, r in totals(results).items()}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -382,6 +382,14 @@ def config_from_dict(data: Any) -> TrainConfig:
     return _build(TrainConfig, data, "")
 
 
+def yaml_problem(err: yaml.YAMLError) -> str:
+    """A YAML error in one line: ``line 3, column 1: expected the node content, but found '<stream end>'``."""
+    mark = getattr(err, "problem_mark", None)
+    problem = getattr(err, "problem", None) or str(err)
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+    return where + " ".join(str(problem).split())
+
+
 def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainConfig:
     """Read and check a YAML config; ``overrides`` are ``a.b=value`` strings applied on top."""
     path = Path(path)
@@ -390,7 +398,7 @@ def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainCo
     except FileNotFoundError:
         raise TrainConfigError(f"{path}: no such config file") from None
     except yaml.YAMLError as err:
-        raise TrainConfigError(f"{path}: not valid YAML ({err})") from None
+        raise TrainConfigError(f"{path}: not valid YAML ({yaml_problem(err)})") from None
     data = data or {}
     if not isinstance(data, dict):
         raise TrainConfigError(f"{path}: expected a mapping of keys at the top, got {type(data).__name__}")
@@ -407,7 +415,7 @@ def load_config(path: str | Path, overrides: list[str] | None = None) -> TrainCo
         try:
             node[parts[-1]] = yaml.safe_load(text)
         except yaml.YAMLError as err:
-            raise TrainConfigError(f"override {item!r}: the value is not valid YAML ({err})") from None
+            raise TrainConfigError(f"override {item!r}: the value is not valid YAML ({yaml_problem(err)})") from None
     try:
         return config_from_dict(data)
     except TrainConfigError as err:

@@ -33,7 +33,7 @@ from typing import Any
 import yaml
 
 from cardwar.training.callbacks import RunCallback, RunStatus, save_atomically, save_checkpoint
-from cardwar.training.config import TrainConfig, TrainConfigError, config_from_dict
+from cardwar.training.config import TrainConfig, TrainConfigError, config_from_dict, yaml_problem
 from cardwar.training.interrupts import RunInterrupted, save_on_interrupt
 from cardwar.training.selfplay_env import SelfPlayEnv
 from cardwar.training.vec_env import close_vec_env, make_vec_env
@@ -154,8 +154,10 @@ def resume(run_dir: Path, total_steps: int | None = None, progress: bool = True,
         raise RunError(f"{run_dir}: not a run folder (no config.yaml); runs are made by `cardwar train`")
     try:
         config = config_from_dict(yaml.safe_load((run_dir / "config.yaml").read_text()))
-    except (TrainConfigError, yaml.YAMLError) as err:
+    except TrainConfigError as err:
         raise RunError(f"{run_dir}/config.yaml: {err}") from None
+    except yaml.YAMLError as err:
+        raise RunError(f"{run_dir}/config.yaml: not valid YAML ({yaml_problem(err)})") from None
     if game is not None and config.game != game:
         raise RunError(f"{run_dir} is a {config.game} run, not {game}")
     if total_steps is not None:

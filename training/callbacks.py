@@ -53,7 +53,9 @@ class RunStatus:
         if saved is not None:
             self.saved = saved
         if announce:
-            print(announce, file=sys.stderr, flush=True)
+            from tqdm import tqdm
+
+            tqdm.write(announce, file=sys.stderr)  # clears and redraws a progress bar in its way
 
 
 def save_checkpoint(model: Any, run_dir: Path, snapshots: list[str], mix: dict[str, float]) -> Path:

@@ -247,8 +247,9 @@ def warm_start(model: Any, config: TrainConfig, run_dir: Path, progress: bool = 
         from cardwar.training.imitation import _load_fit
 
         saved = _load_fit(folder / "fit.pt", len(demos))
-        done = f"the fit after epoch {saved['epoch']} of {im.epochs}" if saved else "no epoch of the fit"
-        return f"the {im.games} teacher games are kept, and {done}"
+        if saved is None:
+            return f"the {im.games} teacher games are kept (the fit starts over)"
+        return f"the {im.games} teacher games and the fit after epoch {saved['epoch']} of {im.epochs} are kept"
 
     status.enter("imitation (fitting the policy)", saved=fit_saved,
                  announce=f"imitation: fitting the policy to {len(demos):,} moves ({im.epochs} epochs)")

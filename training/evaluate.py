@@ -107,7 +107,7 @@ def plot_curve(points: list[EvalPoint], path: Path, title: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
+    fig, ax = plt.subplots(figsize=(8, 4), dpi=100)
     for opponent in sorted({p.opponent for p in points}):
         pts = sorted((p for p in points if p.opponent == opponent), key=lambda p: p.step)
         steps = [p.step for p in pts]
@@ -120,7 +120,7 @@ def plot_curve(points: list[EvalPoint], path: Path, title: str) -> None:
     ax.set_title(title)
     ax.grid(alpha=0.3)
     if points:
-        ax.legend(loc="lower right")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")  # never over a point
     fig.tight_layout()
     tmp = path.with_suffix(".tmp.png")
     fig.savefig(tmp)

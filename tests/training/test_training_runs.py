@@ -237,8 +237,8 @@ def test_a_single_evaluation_is_a_visible_point_on_the_curve(tmp_path):
     plot_curve([EvalPoint(0, "random", 40, 20, 0, 20, 0.5, 0.35, 0.65)], one, "t")
     blue = np.array([0x1F, 0x77, 0xB4]) / 255  # the first line colour, the marker's
 
-    def blue_in_upper_part(path) -> int:  # the point is at score 0.5, above the legend (lower right)
+    def blue_in_the_axes(path) -> int:  # the legend, with its sample of the line, is outside on the right
         img = matplotlib.image.imread(path)[..., :3]
-        return int((np.abs(img[: int(img.shape[0] * 0.6)] - blue).sum(axis=-1) < 0.1).sum())
+        return int((np.abs(img[:, : int(img.shape[1] * 0.7)] - blue).sum(axis=-1) < 0.1).sum())
 
-    assert blue_in_upper_part(empty) == 0 and blue_in_upper_part(one) > 20
+    assert blue_in_the_axes(empty) == 0 and blue_in_the_axes(one) > 20

@@ -44,6 +44,14 @@ class MapResult:
     objectives: int
     blue_score: float
     games: int
+    defended: int = 0
+    """Objectives a side holds at the start."""
+    attacker_first: int = 0
+    """... of which the other side reaches first (moves)."""
+    far: int = 0
+    """... of which the holder's nearest unit is 4 or more hexes away."""
+    farthest: int = 0
+    """The largest such distance (hexes)."""
 
 
 @dataclass
@@ -95,11 +103,15 @@ def analyse_map(args: tuple[int, int, dict]) -> MapResult:
     from cardwar import agents
     from cardwar.envs import hexwar_v0
     from cardwar.envs.hexwar.generator import generate_scenario
-    from cardwar.envs.hexwar.reach import first_everywhere, first_to_objectives
+    from cardwar.envs.hexwar.reach import first_everywhere, first_to_objectives, hexes_to_reach
+    from cardwar.envs.hexwar.scenario import cell_of
     from cardwar.match import play_agents
 
     sc = generate_scenario(seed)
     firsts = first_to_objectives(sc, "moves")
+    held = [(o, cell_of(o.hex)) for o in sc.objectives if o.holder >= 0]
+    near = {side: hexes_to_reach(sc, side) for side in {o.holder for o, _ in held}}
+    gaps = [near[o.holder][c] for o, c in held]
     points = 0.0
     for g in range(games):
         env = hexwar_v0.raw_env(scenario=sc, rules=rules)
@@ -109,7 +121,9 @@ def analyse_map(args: tuple[int, int, dict]) -> MapResult:
         points += 1.0 if ret[0] > 0 else 0.5 if ret[0] == 0 else 0.0
     return MapResult(seed, defender_of(sc), any(u.hidden for u in sc.units), first_everywhere(sc, "moves"),
                      first_everywhere(sc, "hexes"), sum(f == -1 for f in firsts), len(sc.objectives),
-                     points / games if games else 0.0, games)
+                     points / games if games else 0.0, games, len(held),
+                     sum(firsts[i] == 1 - o.holder for i, o in enumerate(sc.objectives) if o.holder >= 0),
+                     sum(g >= 4 for g in gaps), max(gaps, default=0))
 
 
 def run(maps: int, seed: int, games: int, rules: dict, workers: int, progress: bool = True) -> list[MapResult]:
@@ -144,7 +158,7 @@ def table(results: list[MapResult], games: int, rules: dict) -> str:
     """The figures as a Markdown table."""
     rows = totals(results)
     head = ("| maps | n | with hidden units | blue first everywhere (moves / hexes) | red first everywhere "
-            "(moves / hexes) | objectives tied (moves) | blue score | red score | attacker score (95% CI) |")
+            "(moves / hexes) | objectives tied (moves) | blue score (95% CI) | red score | attacker score (95% CI) |")
     lines = [head, "|" + "---|" * 9]
     for name, row in rows.items():
         if not row.maps:
@@ -160,8 +174,10 @@ def table(results: list[MapResult], games: int, rules: dict) -> str:
             att = 1 - blue if name == "blue defends" else blue
             lo, hi = wilson(att, row.games)
             attacker = f"{'red' if name == 'blue defends' else 'blue'} {att:.3f} ({lo:.3f}-{hi:.3f})"
+        lo, hi = wilson(blue, row.games)
         lines.append(f"| {name} | {row.maps} | {row.hidden} | {m[0]} / {h[0]} | {m[1]} / {h[1]} | "
-                     f"{row.tied_objectives} of {row.objectives} | {blue:.3f} | {1 - blue:.3f} | {attacker} |")
+                     f"{row.tied_objectives} of {row.objectives} | {blue:.3f} ({lo:.3f}-{hi:.3f}) | {1 - blue:.3f} | "
+                     f"{attacker} |")
     attack = [r for r in results if r.kind >= 0 and r.games]
     if attack:
         pts = sum((1 - r.blue_score if r.kind == 0 else r.blue_score) * r.games for r in attack)
@@ -170,6 +186,11 @@ def table(results: list[MapResult], games: int, rules: dict) -> str:
         lines.append(f"| attack/defence, by role | {len(attack)} | | | | | | | attacker {pts / n:.3f} "
                      f"({lo:.3f}-{hi:.3f}), defender {1 - pts / n:.3f} |")
     lines.append("")
+    defended = sum(r.defended for r in results)
+    lines.append(f"Objectives a side holds at the start: {defended}; the other side reaches "
+                 f"{sum(r.attacker_first for r in results)} of them first (moves); the holder's nearest unit is "
+                 f"4 or more hexes from {sum(r.far for r in results)} (farthest "
+                 f"{max((r.farthest for r in results), default=0)}).")
     lines.append(f"{len(results)} maps, {games} heuristic-vs-heuristic game(s) each, rules {json.dumps(rules)}.")
     return "\n".join(lines)
 

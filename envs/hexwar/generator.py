@@ -33,9 +33,10 @@ different seeds give different battles. The steps:
      hex ties, one objective each side reaches first by the least margin. So neither
      side reaches every objective first.
    - Attack: the objectives lie in the middle rows of the defender's half, villages and
-     hills first. The defender deploys within 2 hexes of them (3 if crowded), at least 3
-     hexes from the attacker's edge rows; its infantry and anti-tank guns take cover
-     hexes where free. The attacker deploys in its two edge rows.
+     hills first. The defender posts one unit on or next to each objective, and deploys
+     the rest within 2 hexes of them (3 if crowded), at least 3 hexes from the
+     attacker's edge rows; its infantry and anti-tank guns take cover hexes where free.
+     The attacker deploys in its two edge rows.
 6. **Hidden units** (they start hidden only with the ``hidden_units`` rule option): the
    defender's foot infantry and anti-tank guns; in a meeting engagement, those of either
    side that start in cover. Only these 3-point types hide (``HIDEABLE``).
@@ -384,6 +385,27 @@ def _defence_cells(board: _Board, objectives: list[Hex], attacker: int) -> list[
     return sorted({h for h in board.both if h in own} | set(cells), key=to_offset)
 
 
+def _garrison(rng: np.random.Generator, force: list[UnitType], objectives: list[Hex], cells: list[Hex],
+              grid: Grid) -> list[tuple[Hex | None, UnitType]]:
+    """A defender's deployment: one unit on or next to each objective first, the rest anywhere in
+    ``cells``; infantry and anti-tank guns take cover where they can."""
+    load: dict[Hex, int] = {}
+    on_table = [u for u in force if u != UnitType.ARTILLERY]
+    out: list[tuple[Hex | None, UnitType]] = [(None, u) for u in force if u == UnitType.ARTILLERY]
+    for k, o in enumerate(objectives[:len(on_table)]):
+        for radius in (1, 2):
+            try:
+                out += _place(rng, [on_table[k]], [h for h in cells if distance(h, o) <= radius], grid,
+                              prefer_cover=HIDEABLE, load=load)
+                break
+            except _Crowded:
+                continue
+        else:
+            out += _place(rng, [on_table[k]], cells, grid, prefer_cover=HIDEABLE, load=load)
+    out += _place(rng, on_table[len(objectives):], cells, grid, prefer_cover=HIDEABLE, load=load)
+    return out
+
+
 def _objective_name(t: Terrain) -> str:
     return {Terrain.BUILDINGS: "the village", Terrain.HILL: "the hill", Terrain.WOODS: "the wood",
             Terrain.BROKEN: "the hedgerows", Terrain.FORD: "the ford", Terrain.BRIDGE: "the bridge"}.get(
@@ -431,11 +453,7 @@ def generate_scenario(seed: int, width: int = 12, height: int = 10, turns: int =
         attacker = 1 - defender
         placed[attacker] = _place(rng, forces[attacker], edge_cells[attacker], grid)
         cells = _defence_cells(board, chosen, attacker)
-        load: dict[Hex, int] = {}
-        try:
-            placed[defender] = _place(rng, forces[defender], cells, grid, prefer_cover=HIDEABLE, load=load)
-        except _Crowded:  # pragma: no cover - the defence cells hold at least 9 units
-            placed[defender] = _place(rng, forces[defender], edge_cells[defender], grid, prefer_cover=HIDEABLE)
+        placed[defender] = _garrison(rng, forces[defender], chosen, cells, grid)
     if not chosen:  # no usable middle hex (tiny or crowded map): the most central hex both reach
         centre = from_offset(width // 2, height // 2)
         chosen = [min((h for h in both if 2 <= to_offset(h)[1] <= height - 3),

@@ -397,9 +397,9 @@ def test_in_a_meeting_engagement_neither_side_reaches_every_objective_first(gene
 
 
 def test_a_defender_deploys_around_what_it_defends(generated):
-    """The defender holds every objective, deploys within 3 hexes of one (not at its edge, not in
-    contact with the attacker), and reaches each objective no later than the attacker; the attacker
-    deploys at its edge, and the description says who attacks."""
+    """The defender holds every objective, has a unit on or next to each, deploys within 3 hexes of
+    one (not at its edge, not in contact with the attacker), and reaches each objective before the
+    attacker; the attacker deploys at its edge, and the description says who attacks."""
     defended = [sc for sc in generated.values() if defender(sc) >= 0]
     for sc in defended:
         d = defender(sc)
@@ -414,7 +414,8 @@ def test_a_defender_deploys_around_what_it_defends(generated):
             else:
                 assert to_offset(u.hex)[1] in attacker_rows, (sc.name, u)
         for o in sc.objectives:
-            assert activations_to(sc, d, o.hex) <= activations_to(sc, 1 - d, o.hex), (sc.name, o)
+            assert any(u.side == d and u.hex is not None and distance(u.hex, o.hex) <= 1 for u in sc.units)
+            assert activations_to(sc, d, o.hex) < activations_to(sc, 1 - d, o.hex), (sc.name, o)
         assert f"{('Blue', 'Red')[1 - d]} attacks" in sc.description
 
 
@@ -499,3 +500,29 @@ def test_generated_scenario_survives_a_yaml_file(tmp_path):
     path = tmp_path / "random.yaml"
     path.write_text(yaml.safe_dump(sc.to_dict(), sort_keys=False))
     assert load_scenario(str(path)) == sc
+
+
+def test_reach_analysis_agrees_with_the_movement_rules(generated):
+    """``reach.first_to_objectives`` (used by the generator and the balance figures) gives, on every
+    generated map, what the independent count of activations above gives."""
+    from cardwar.envs.hexwar.reach import first_to_objectives
+
+    for sc in list(generated.values())[:25]:
+        assert first_to_objectives(sc, "moves") == first_there(sc), sc.name
+
+
+def test_balance_command_prints_its_table(capsys):
+    """``python -m cardwar.hexwar_balance --maps N --seed S`` prints one row per kind of map and one
+    for all; its reach-first counts are those of the maps."""
+    from cardwar import hexwar_balance
+    from cardwar.envs.hexwar.reach import first_everywhere
+
+    assert hexwar_balance.main(["--maps", "4", "--seed", "10", "--games", "1"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("| all maps |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    maps = [generate_scenario(s) for s in range(10, 14)]
+    assert cells[1] == "4" and cells[2] == str(sum(any(u.hidden for u in sc.units) for sc in maps))
+    firsts = [first_everywhere(sc, "moves") for sc in maps]
+    assert cells[3].split(" / ")[0] == str(firsts.count(0)) and cells[4].split(" / ")[0] == str(firsts.count(1))
+    assert "4 maps, 1 heuristic-vs-heuristic game(s) each" in out

@@ -6,11 +6,12 @@ Each mistake must end with exactly one line on stderr, exit status 2, and no tra
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.subprocesses import run_command
 
 
 @pytest.fixture(scope="module")
@@ -71,9 +72,8 @@ CASES = [
 @pytest.mark.parametrize("args, message", CASES, ids=[" ".join(a) or "(nothing)" for a, _ in CASES])
 def test_a_mistake_is_one_line_and_exit_status_2(files, tmp_path, args, message):
     argv = [a.format(dir=files["dir"]) for a in args]
-    done = subprocess.run([sys.executable, "-m", "cardwar", *argv, "--runs", str(tmp_path)] if args[:1] == ["train"]
-                          else [sys.executable, "-m", "cardwar", *argv], capture_output=True, text=True, timeout=120,
-                          cwd=tmp_path)
+    extra = ["--runs", str(tmp_path)] if args[:1] == ["train"] else []
+    done = run_command([sys.executable, "-m", "cardwar", *argv, *extra], timeout=120, cwd=tmp_path)
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
     assert "Traceback" not in done.stderr

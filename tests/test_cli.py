@@ -9,10 +9,11 @@ import sys
 import pytest
 
 from cardwar.cli import main
+from tests.subprocesses import run_command
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cardwar.cli", *args], capture_output=True, text=True, timeout=300)
+    return run_command([sys.executable, "-m", "cardwar.cli", *args], timeout=300)
 
 
 def test_play_prints_a_seeded_game_and_its_result():

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from cardwar.record import GameRecord, final_state
+from tests.subprocesses import run_command
 
 
 def run_play(args: list[str], stdin: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cardwar.cli", "play", *args], input=stdin, capture_output=True,
-                          text=True, timeout=300)
+    return run_command([sys.executable, "-m", "cardwar.cli", "play", *args], input=stdin, timeout=300)
 
 
 def test_naval_game_through_stdin_survives_garbage_and_finishes():

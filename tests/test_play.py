@@ -19,6 +19,7 @@ from cardwar.envs.hexwar.diagram import position, scenario_from_text
 from cardwar.envs.hexwar.state import HexPhase
 from cardwar.envs.naval import string_to_action as naval_action
 from cardwar.envs.naval.diagram import state_from_diagram
+from tests.subprocesses import run_command
 
 
 def naval_why(s, move: str) -> str | None:
@@ -232,7 +233,7 @@ def test_png_that_cannot_be_written_is_a_message_and_the_question_again(tmp_path
 
 # ------------------------------------------------------------------ `cardwar play` options
 def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cardwar.cli", *args], capture_output=True, text=True, timeout=300)
+    return run_command([sys.executable, "-m", "cardwar.cli", *args], timeout=300)
 
 
 @pytest.mark.parametrize("args, message", [

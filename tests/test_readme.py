@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.subprocesses import run_command
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
@@ -19,6 +20,5 @@ def test_the_readme_has_python_examples():
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
 def test_readme_python_example_runs(index, tmp_path):
-    done = subprocess.run([sys.executable, "-c", BLOCKS[index]], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=300)
+    done = run_command([sys.executable, "-c", BLOCKS[index]], cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]

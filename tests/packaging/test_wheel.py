@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.subprocesses import run_command
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -52,8 +54,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def _run(installed: dict[str, Path], *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     env["PYTHONPATH"] = str(installed["site"])
-    return subprocess.run([sys.executable, *args], cwd=installed["cwd"], env=env, capture_output=True, text=True,
-                          timeout=timeout)
+    return run_command([sys.executable, *args], cwd=installed["cwd"], env=env, timeout=timeout)
 
 
 def _cardwar(installed: dict[str, Path], *args: str, timeout: float = 300) -> subprocess.CompletedProcess:

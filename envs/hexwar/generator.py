@@ -80,7 +80,8 @@ HIDEABLE = frozenset({UnitType.FOOT, UnitType.AT_GUN})
 force tell no more about hidden units than their number, which the face-up cards make public."""
 MAX_ATTEMPTS = 50
 MIN_ZONE_CAPACITY = 14
-"""Start places (by stacking limit) each zone must offer; a force has at most 9 units."""
+"""Start places (by stacking limit) each zone must offer; a force has at most 13 units (an
+attacker's 39 points in 3-point units)."""
 
 # Random purchases (off-table artillery is added separately); weights favour infantry and tanks.
 _BUY_TYPES: tuple[UnitType, ...] = (

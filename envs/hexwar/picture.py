@@ -387,7 +387,28 @@ def _symbol(d: ImageDraw.ImageDraw, utype: UnitType, box: tuple[float, float, fl
         d.line([(x0, y1), (x1, y0)], fill=ink, width=1)
 
 
-def _counter(d: ImageDraw.ImageDraw, u: UnitView, cx: float, cy: float, acting: bool) -> None:
+_COUNTERS: OrderedDict[tuple, Image.Image] = OrderedDict()
+_PAD = 5
+"""Room around a cached counter for its shadow and the outline of the unit to act."""
+
+
+def _counter(img: Image.Image, u: UnitView, cx: float, cy: float, acting: bool) -> None:
+    """Paste the counter of ``u`` centred on (cx, cy), drawn once per look and cached (its text is
+    the costly part of a frame)."""
+    key = (u.side, u.type, u.hits, u.activated, u.hidden, acting)
+    chip = _COUNTERS.get(key)
+    if chip is None:
+        chip = Image.new("RGBA", (CW + 2 * _PAD + 1, CH + 2 * _PAD + 1), (0, 0, 0, 0))
+        _draw_counter(ImageDraw.Draw(chip), u, _PAD + CW / 2, _PAD + CH / 2, acting)
+        _COUNTERS[key] = chip
+        while len(_COUNTERS) > 1024:
+            _COUNTERS.popitem(last=False)
+    else:
+        _COUNTERS.move_to_end(key)
+    img.paste(chip, (int(round(cx - CW / 2)) - _PAD, int(round(cy - CH / 2)) - _PAD), chip)
+
+
+def _draw_counter(d: ImageDraw.ImageDraw, u: UnitView, cx: float, cy: float, acting: bool) -> None:
     x0, y0, x1, y1 = cx - CW / 2, cy - CH / 2, cx + CW / 2, cy + CH / 2
     fill = SIDE_RGB[u.side]
     ink = (255, 255, 255)
@@ -576,7 +597,7 @@ def render_rgb(state: HexState, viewer: int | None | str = None) -> np.ndarray:
             if s in spots:
                 d.line([spots[s], (tx, ty)], fill=(*SHOT, 220), width=3)
     for uid, (x, y) in spots.items():
-        _counter(d, units[uid], x, y, uid == v.acting)
+        _counter(img, units[uid], x, y, uid == v.acting)
     if v.pending is not None and v.pending.target in spots:
         tx, ty = spots[v.pending.target]
         d.ellipse([tx - 20, ty - 20, tx + 20, ty + 20], outline=SHOT, width=2)
@@ -614,7 +635,7 @@ def render_rgb(state: HexState, viewer: int | None | str = None) -> np.ndarray:
         off = [u for u in v.units if u.cell < 0 and u.side == s]
         xr = x + half - 2 * MARGIN
         for u in reversed(off):
-            _counter(d, u, xr - CW / 2, ym, u.uid == v.acting)
+            _counter(img, u, xr - CW / 2, ym, u.uid == v.acting)
             xr -= CW + 8
         if off:
             d.text((xr + 2, ym), "off-table:", font=f, anchor="rm", fill=(60, 60, 60))

@@ -182,9 +182,12 @@ def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red:
         "hexwar", i, show=lambda v: hex_view_text(v, env.scenario), read=read, out=out, picture=picture_for(i),
         screen=screen))
     if not quiet:
-        out(f"{env.scenario.title} (seed {seed}): blue = {spec_blue}, red = {spec_red}")
-        if env.scenario.description:
-            out(env.scenario.description)
+        from cardwar.envs.hexwar.view import public_map
+
+        shown = public_map(env.scenario)  # a procedural map with hidden units does not show its generator seed
+        out(f"{shown.title} (seed {seed}): blue = {spec_blue}, red = {spec_red}")
+        if shown.description:
+            out(shown.description)
     seen_turns: set[int] = set()
 
     def new_turn(state: Any) -> bool:

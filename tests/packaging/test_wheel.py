@@ -103,3 +103,17 @@ def test_commands_find_their_packaged_scenarios_and_models_from_another_director
                      "river_crossing", "--json")
     assert match.returncode == 0, match.stderr
     assert '"games": 2' in match.stdout.splitlines()[-1]
+
+
+def test_train_without_a_config_uses_the_packaged_default(installed):
+    done = _cardwar(installed, "train", "naval", "--steps", "64", "--quiet", "--set", "env.n_envs=1",
+                    "--set", "env.vec_env=dummy", "--set", "ppo.n_steps=64", "--set", "ppo.batch_size=64",
+                    "--set", "eval.games=2", "--runs", "wheel_runs")
+    assert done.returncode == 0, done.stderr[-2000:]
+    (run,) = (installed["cwd"] / "wheel_runs").iterdir()
+    packaged = (installed["site"] / "cardwar" / "configs" / "training" / "naval.yaml").read_text()
+    resolved = (run / "config.yaml").read_text()
+    assert "heuristic:samples=16" in packaged and "heuristic:samples=16" in resolved  # the packaged opponents
+    assert (run / "final.zip").is_file() and (run / "curve.png").is_file()
+    play = _cardwar(installed, "match", "naval", f"ppo:{run / 'final.zip'}", "random", "--games", "2")
+    assert play.returncode == 0, play.stderr

@@ -61,23 +61,15 @@ def play_game(game: str, spec_first: str, spec_second: str, seed: int, scenario:
 
 
 def play_agents(env, first, second, seed: int, on_move=None) -> list[float]:
-    """One game of ``env`` between two agent objects; the seats' returns.
+    """One game of ``env`` between two agent objects through the arena's loop; the seats' returns.
 
     ``on_move(agent_name, observation, action)``, if given, sees every move as it is made.
+    Our own agents play here, so a crash or an illegal move is raised, not scored as a forfeit.
     """
-    env.reset(seed=seed)
-    seats = env.possible_agents
-    players = {seats[0]: first, seats[1]: second}
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        action = players[agent].act(obs, env.view(agent))
-        if on_move is not None:
-            on_move(agent, obs, action)
-        env.step(action)
-    return env.state.returns()
+    from cardwar.arena import play_game
+
+    game = env.metadata["name"].split("_v")[0]
+    return play_game(env, (first, second), seed, game=game, on_move=on_move, forfeits=False).returns
 
 
 def _pair(args: tuple) -> tuple[list[float], list[float]]:

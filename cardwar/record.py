@@ -12,6 +12,10 @@ tournaments (SQLite) and the server read the same format. Format (version 1)::
      "finished": true, "quit_by": null,
      "result": {"winner": "captain_b", "returns": [-1.0, 1.0], "turns": 19, "detail": {...}}}
 
+A game lost by forfeit (an agent that crashed, ran out of time or gave an illegal
+move; see :mod:`cardwar.arena`) has ``result.forfeit`` = ``{"seat", "reason", "detail"}``
+instead of ``detail``; its moves stop where the forfeit happened.
+
 A record holds hidden information (the seed fixes the deck and the dice, and
 ``scenario_data`` places hidden units): it is written when the game ends, or when a
 player quits (``finished`` false, ``result`` null, ``quit_by`` the seat), never shown
@@ -176,6 +180,10 @@ def _parse(data: Any) -> GameRecord:
     if finished:
         _need(result.get("winner") is None or result.get("winner") in seats, "result.winner",
               f"expected one of {', '.join(seats)} or null")
+        f = result.get("forfeit")
+        _need(f is None or (isinstance(f, dict) and f.get("seat") in seats
+                            and f.get("reason") in ("error", "timeout", "illegal")),
+              "result.forfeit", "expected {\"seat\": SEAT, \"reason\": error|timeout|illegal, \"detail\": TEXT}")
     _need(data.get("quit_by") is None or data.get("quit_by") in seats, "quit_by", "expected a seat or null")
     return GameRecord(game=game, seed=seed, players=dict(players), moves=tuple(parsed), rules=dict(data["rules"]),
                       scenario=data.get("scenario"), scenario_data=data.get("scenario_data"), finished=finished,
@@ -240,7 +248,12 @@ def replay_states(record: GameRecord) -> Iterator[Any]:
         env.step(action)
         yield env.state.clone()
     s = env.state
-    if record.finished:
+    forfeit = (record.result or {}).get("forfeit")
+    if forfeit is not None:  # a seat forfeited (error, timeout, illegal move): the rules did not end the game
+        _need(not s.is_terminal(), "result.forfeit", "the moves end the game, but the record says forfeit")
+        _need(seats[s.current_player] == forfeit.get("seat"), "result.forfeit",
+              f"{forfeit.get('seat')} forfeited, but {seats[s.current_player]} was to move")
+    elif record.finished:
         _need(s.is_terminal(), "moves", f"the game is not over after {len(record.moves)} moves")
         _need(result_of(s, seats) == record.result, "result",
               f"the moves give {result_of(s, seats)}, the record says {record.result}")

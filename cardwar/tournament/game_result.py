@@ -65,11 +65,15 @@ def group_pairs(games: Iterable[GameResult]) -> dict[tuple[str, int], list[GameR
     """The games of each duplicate pair, keyed by pair id, in first-seen order.
 
     A pair normally holds two games; a pair cut short (a tournament stopped between its
-    games) holds one, and the callers say what they do with it.
+    games) holds one, and the callers say what they do with it. A third game under one
+    pair id is an error in the data (pair indices reused, e.g. across scenarios), refused.
     """
     pairs: dict[tuple[str, int], list[GameResult]] = {}
     for game in games:
-        pairs.setdefault(game.pair_id, []).append(game)
+        pair = pairs.setdefault(game.pair_id, [])
+        if len(pair) == 2:
+            raise ValueError(f"more than two games in pair {game.pair_id}: a pair id must name one duplicate pair")
+        pair.append(game)
     return pairs
 
 

@@ -68,8 +68,8 @@ def test_the_bootstrap_is_reproducible_from_its_seed():
     games = simulated_round_robin(3, 20)
     assert np.array_equal(bootstrap_elo(games, rounds=50, seed=7)[1], bootstrap_elo(games, rounds=50, seed=7)[1])
     assert not np.array_equal(bootstrap_elo(games, rounds=50, seed=7)[1], bootstrap_elo(games, rounds=50, seed=8)[1])
-    generator = np.random.default_rng(7)
-    assert np.array_equal(bootstrap_elo(games, rounds=50, seed=generator)[1], bootstrap_elo(games, rounds=50, seed=7)[1])
+    from_generator = bootstrap_elo(games, rounds=50, seed=np.random.default_rng(7))[1]
+    assert np.array_equal(from_generator, bootstrap_elo(games, rounds=50, seed=7)[1])
 
 
 def test_los_over_the_next_entrant_is_near_one_when_far_apart_and_near_half_when_equal():

@@ -39,3 +39,9 @@ def test_a_pair_cut_short_or_without_the_seat_swap_is_incomplete():
     same_seats = [GameResult("a-b", 0, "a", "b", 1.0), GameResult("a-b", 0, "a", "b", 0.0)]
     assert not is_complete_pair(one_game)
     assert not is_complete_pair(same_seats)
+
+
+def test_a_pair_id_reused_for_a_third_game_is_refused():
+    games = duplicate_pair("a-b", 0, "a", "b", 1, 0) + duplicate_pair("a-b", 0, "a", "b", 1, 1)
+    with pytest.raises(ValueError, match="more than two games"):
+        group_pairs(games)

@@ -2,7 +2,6 @@
 
 import math
 
-import choix
 import numpy as np
 import pytest
 
@@ -53,6 +52,7 @@ def test_virtual_draws_add_half_a_point_each_way_to_entrants_that_met():
 
 
 def test_three_entrants_match_choix_maximum_likelihood_fits():
+    choix = pytest.importorskip("choix")  # a test-only dependency
     games = three_bot_games()
     ours = bradley_terry_elo(games, anchor="random", virtual_draws=0)
     names = sorted(ours)
@@ -66,6 +66,7 @@ def test_three_entrants_match_choix_maximum_likelihood_fits():
 
 
 def test_two_virtual_draws_equal_one_extra_win_each_way_in_choix():
+    choix = pytest.importorskip("choix")
     ours = bradley_terry_elo(three_bot_games(), anchor=None, virtual_draws=2)
     names = sorted(ours)
     elo = choix.ilsr_pairwise(3, choix_comparisons(names, extra_each_way=1), alpha=0.0) * ELO_PER_NAT

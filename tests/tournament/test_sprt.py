@@ -23,12 +23,15 @@ def constrained_llr(counts, elo0, elo1, model):
     c = np.array([x if x > 0 else 1e-3 for x in counts], dtype=float)
 
     def best_log_likelihood(elo):
-        if model == "logistic":
-            target = 1 / (1 + 10 ** (-elo / 400))
-            constraint = lambda q: q @ CELL_SCORES - target  # noqa: E731
-        else:
-            t = math.sqrt(2) * elo * math.log(10) / 800  # a pair's t-value is sqrt(2) times a game's
-            constraint = lambda q: (q @ CELL_SCORES - 0.5) - t * math.sqrt(q @ (CELL_SCORES - q @ CELL_SCORES) ** 2)  # noqa: E731
+        score = 1 / (1 + 10 ** (-elo / 400))
+        t = math.sqrt(2) * elo * math.log(10) / 800  # a pair's t-value is sqrt(2) times a game's
+
+        def constraint(q):
+            mean = q @ CELL_SCORES
+            if model == "logistic":
+                return mean - score
+            return (mean - 0.5) - t * math.sqrt(q @ (CELL_SCORES - mean) ** 2)
+
         found = minimize(
             lambda q: -(c @ np.log(q)),
             c / c.sum(),

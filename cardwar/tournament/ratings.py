@@ -89,6 +89,7 @@ class RatingTable:
     level: float
 
     def __getitem__(self, name: str) -> EntrantRating:
+        """The row of entrant ``name``."""
         for entrant in self.entrants:
             if entrant.name == name:
                 return entrant
@@ -187,7 +188,9 @@ def bootstrap_elo(
     """Anchored Elo refitted on ``rounds`` resamples of whole duplicate pairs.
 
     Each pairing's pairs are drawn with replacement, as many as it has, so the two games
-    of a pair move together and every pairing keeps its size. Returns the entrant names
+    of a pair move together and every pairing keeps its size (a pair cut short is a unit of
+    its one game). Each resample is fitted from the full-data fit as a warm start, all
+    rounds in one batched Newton solve. Returns the entrant names
     (sorted) and an array ``(rounds, entrants)`` of Elo, one row per resample.
     """
     names = _names(games)

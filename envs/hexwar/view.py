@@ -14,9 +14,12 @@ import dataclasses
 import re
 from typing import NamedTuple
 
-from cardwar.envs.hexwar.scenario import Scenario
+from cardwar.envs.hexwar.hexgrid import from_offset, label, parse_label
+from cardwar.envs.hexwar.scenario import SIDES, Scenario, cell_of, hex_of, scenario_from_dict
 from cardwar.envs.hexwar.state import ELIMINATED, HexPhase, HexState, PendingShot, ShotReport, card_order_key
-from cardwar.envs.hexwar.units import UnitType
+from cardwar.envs.hexwar.terrain import CHARS, IMPASSABLE
+from cardwar.envs.hexwar.units import TYPE_NAMES, UnitType, type_name
+from cardwar.envs.naval.cards import card_to_str, parse_card
 
 
 class UnitView(NamedTuple):
@@ -124,3 +127,85 @@ class HexView(NamedTuple):
                    pending, shots, lost, s.winner,  # type: ignore[arg-type]
                    copy.deepcopy(s.result) if s.result is not None else None, s.scenario.terrain,
                    s.scenario.objectives, public_map(s.scenario), s.config, tuple(unknown))
+
+    # ------------------------------------------------------------ JSON
+    def to_dict(self) -> dict:
+        """JSON-friendly form (safe to send to this side): hexes as labels, cards and unit types by name.
+
+        The map, the terrain, the objectives and the rules are left out: they are the same all
+        game (:func:`public_map` ``.to_dict()`` and the config, which the engine protocol sends
+        once in ``new_game``); :meth:`from_dict` takes them back as arguments.
+        """
+        side = lambda p: None if p is None or p < 0 else SIDES[p]  # noqa: E731
+        return {
+            "side": side(self.side), "phase": self.phase.name.lower(), "turn": self.turn, "turns": self.turns,
+            "current": side(self.current), "acting": None if self.acting < 0 else self.acting,
+            "units": [{"id": u.uid, "side": SIDES[u.side], "type": type_name(u.type), "hex": _hex_out(u.cell),
+                       "hits": u.hits, "activated": u.activated, "hidden": u.hidden, "card": _card_out(u.card)}
+                      for u in self.units],
+            "order": list(self.order), "smoke": [_hex_out(c) for c in self.smoke],
+            "holders": [side(h) for h in self.holders],
+            "pending_shot": None if self.pending is None else {"shooters": list(self.pending.shooters),
+                                                               "target": self.pending.target},
+            "last_shots": [r._asdict() for r in self.last_shots],
+            "lost": {"blue": self.lost[0], "red": self.lost[1]}, "winner": side(self.winner), "result": self.result,
+            "hidden_cards": [{"side": SIDES[s], "card": card_to_str(c), "played": played}
+                             for s, c, played in self.hidden_cards],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict, scenario: Scenario, config: object = None) -> HexView:
+        """The view :meth:`to_dict` wrote, on ``scenario``'s map (its forces are ignored: the view keeps
+        :func:`public_map`), with ``config`` (a HexConfig or its dict; default rules if None).
+
+        ``from_dict(v.to_dict(), v.map, v.config) == v``.
+        """
+        from cardwar.envs.hexwar.config import HexConfig
+
+        side = lambda x: None if x is None else SIDES.index(x)  # noqa: E731
+        units = tuple(UnitView(u["id"], SIDES.index(u["side"]), TYPE_NAMES[u["type"]], _hex_in(u["hex"]), u["hits"],
+                               u["activated"], u["hidden"], _card_in(u["card"])) for u in d["units"])
+        p = d["pending_shot"]
+        pending = None if p is None else PendingShot(tuple(p["shooters"]), p["target"])
+        sc = public_map(scenario)
+        if not isinstance(config, HexConfig):
+            config = HexConfig.from_dict(config)
+        return cls(side(d["side"]), HexPhase[d["phase"].upper()], d["turn"], d["turns"], side(d["current"]),  # type: ignore[arg-type]
+                   -1 if d["acting"] is None else d["acting"], units, tuple(d["order"]),
+                   tuple(_hex_in(h) for h in d["smoke"]), tuple(-1 if h is None else side(h) for h in d["holders"]),
+                   pending, tuple(ShotReport(**r) for r in d["last_shots"]), (d["lost"]["blue"], d["lost"]["red"]),
+                   side(d["winner"]), copy.deepcopy(d["result"]), sc.terrain, sc.objectives, sc, config,
+                   tuple((SIDES.index(h["side"]), parse_card(h["card"]), h["played"]) for h in d["hidden_cards"]))
+
+
+def public_map_from_dict(d: dict) -> Scenario:
+    """The scenario :func:`public_map` ``(sc).to_dict()`` wrote: a map with no forces.
+
+    A scenario file needs a unit of each side on the table, so each side gets a placeholder
+    on a passable hex while the file is read; the placeholders are removed after.
+    """
+    data = copy.deepcopy(d)
+    spots = [label(from_offset(c, r)) for r, row in enumerate(str(data.get("map", "")).strip().splitlines())
+             for c, ch in enumerate(row.split()) if ch in CHARS and CHARS[ch] not in IMPASSABLE]
+    sides = data.get("sides") if isinstance(data.get("sides"), dict) else {}
+    data["sides"] = {s: {**(sides.get(s) if isinstance(sides.get(s), dict) else {}),
+                         "units": [{"type": "foot", "hex": spots[min(i, len(spots) - 1)]}] if spots else []}
+                     for i, s in enumerate(SIDES)}
+    sc = scenario_from_dict(data, name=str(d.get("name") or "map"), source="<public map>")
+    return dataclasses.replace(sc, units=())
+
+
+def _hex_out(cell: int) -> str | None:
+    return None if cell < 0 else label(hex_of(cell))
+
+
+def _hex_in(text: str | None) -> int:
+    return -1 if text is None else cell_of(parse_label(text))
+
+
+def _card_out(card: int) -> str | None:
+    return None if card < 0 else card_to_str(card)
+
+
+def _card_in(text: str | None) -> int:
+    return -1 if text is None else parse_card(text)

@@ -14,8 +14,9 @@ from typing import NamedTuple
 
 from cardwar.envs.naval.actions import AttackStyle
 from cardwar.envs.naval.battle import BattleReport
-from cardwar.envs.naval.cards import NUM_CARDS, card_to_str
-from cardwar.envs.naval.seemap import zone_letter
+from cardwar.envs.naval.cards import NUM_CARDS, card_to_str, parse_card
+from cardwar.envs.naval.hands import fast_category
+from cardwar.envs.naval.seemap import parse_zone, zone_letter
 from cardwar.envs.naval.state import NavalState, Phase
 
 
@@ -122,4 +123,56 @@ class NavalView(NamedTuple):
             "mulligan_shown": names(self.mulligan_shown),
             "royal_flush_candidates": [zone_letter(z) for z in self.royal_flush_candidates],
             "last_battle": lb, "winner": None if self.winner is None else "AB"[self.winner], "result": self.result,
+            "royal_flush_state": _rf_state_to_dict(self.royal_flush_state),
         }
+
+    @classmethod
+    def from_dict(cls, d: dict, config: object = None) -> NavalView:
+        """The view :meth:`to_dict` wrote (the hand comes back sorted); ``config``: the rules in force
+        (a NavalConfig or its dict, e.g. the engine protocol's ``new_game`` rules; default rules if None).
+
+        ``from_dict(v.to_dict(), v.config) == v._replace(hand=tuple(sorted(v.hand)))``.
+        """
+        from cardwar.envs.naval.config import NavalConfig
+
+        seat = lambda x: None if x is None else "AB".index(x)  # noqa: E731
+        cards = lambda xs: tuple(parse_card(c) for c in xs)  # noqa: E731
+        owner, ship = [-1] * 9, [-1] * 9
+        for z, b in d["board"].items():
+            owner[parse_zone(z)], ship[parse_zone(z)] = "AB".index(b["captain"]), parse_card(b["card"])
+        pend = None
+        if d["pending_attack"] is not None:
+            p = d["pending_attack"]
+            pend = PublicAttack("AB".index(p["attacker"]), parse_zone(p["from"]), parse_zone(p["to"]),
+                                AttackStyle[p["style"].upper()],
+                                -1 if p["own_card"] is None else parse_card(p["own_card"]), p["deck_card_drawn"])
+        lb = None
+        if d["last_battle"] is not None:
+            b = d["last_battle"]
+            att, dfn = cards(b["attack_hand"]), cards(b["defence_hand"])
+            lb = BattleReport("AB".index(b["attacker"]), parse_zone(b["from"]), parse_zone(b["to"]),
+                              AttackStyle[b["style"].upper()], att, dfn, fast_category(att), fast_category(dfn),
+                              b["attacker_won"], b["royal_flush"],
+                              tuple((parse_zone(x["zone"]), parse_card(x["card"])) for x in b["destroyed"]))
+        if not isinstance(config, NavalConfig):
+            config = NavalConfig.from_dict(config)
+        mc, hc = d["mulligan_choices"], d["hand_counts"]
+        return cls(seat(d["seat"]), Phase[d["phase"].upper()], seat(d["active"]), seat(d["current"]),  # type: ignore[arg-type]
+                   -1 if d["first_player"] is None else seat(d["first_player"]), d["turn"], d["actions_taken"],
+                   d["deployed"], d["attacked"], cards(d["hand"]), tuple(owner), tuple(ship), cards(d["discards"]),
+                   d["deck_count"], (hc["A"], hc["B"]), pend, (mc["A"], mc["B"]), cards(d["mulligan_shown"]),
+                   tuple(parse_zone(z) for z in d["royal_flush_candidates"]), lb, seat(d["winner"]),
+                   copy.deepcopy(d["result"]), config, _rf_state_from_dict(d.get("royal_flush_state")))
+
+
+def _rf_state_to_dict(rf: tuple) -> dict:
+    picks, cut, loser, winner_zone = rf
+    return {"picks_left": picks, "supply_cut": cut, "loser_zone": zone_letter(loser) if loser >= 0 else None,
+            "winner_zone": zone_letter(winner_zone) if winner_zone >= 0 else None}
+
+
+def _rf_state_from_dict(d: dict | None) -> tuple:
+    if d is None:
+        return (0, False, -1, -1)
+    zone = lambda z: -1 if z is None else parse_zone(z)  # noqa: E731
+    return (d["picks_left"], d["supply_cut"], zone(d["loser_zone"]), zone(d["winner_zone"]))

@@ -18,7 +18,7 @@ import numpy as np
 from cardwar.envs.naval.actions import DECODED, KEEP, MULLIGAN, NODEFEND, PASS, ActionKind, AttackStyle
 from cardwar.envs.naval.battle import attack_ships, defence_support
 from cardwar.envs.naval.cards import card_rank
-from cardwar.envs.naval.hands import hand_strength
+from cardwar.envs.naval.hands import hand_strength, prepare_tables
 from cardwar.envs.naval.seemap import NEIGHBOURS, depth, seaports
 from cardwar.envs.naval.state import Phase
 from cardwar.envs.naval.view import NavalView
@@ -36,6 +36,7 @@ class NavalHeuristic:
     def __init__(self, seed: int | None = None, samples: int = 32, attack_threshold: float = 0.45) -> None:
         self.name = "heuristic"
         self.rng = np.random.default_rng(seed)
+        prepare_tables()  # one-time set-up here, not on the first move's clock
         self.samples = samples
         self.attack_threshold = attack_threshold
 

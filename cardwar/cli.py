@@ -190,6 +190,12 @@ def _train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay(args: argparse.Namespace) -> int:
+    from cardwar.replay import run_replay
+
+    return run_replay(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     p = _Parser(prog="cardwar", description="Card-driven wargames for RL research.")
@@ -247,6 +253,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also write the final model, without optimizer state, here "
                             "(e.g. agents/pretrained/naval_ppo.zip, the model `ppo` plays)")
     train.set_defaults(func=_train)
+    from cardwar.tournament.command import add_parser as add_tournament
+
+    add_tournament(sub, _number)
     agents_cmd = sub.add_parser("agents", help="the agents and the options their specs take")
     agents_cmd.add_argument("game", nargs="?", choices=["naval", "hexwar"])
     agents_cmd.add_argument("--json", action="store_true", help="one JSON object")
@@ -261,6 +270,29 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--steps", type=_number(int, 64, "--steps"), default=8192,
                        help="--training: steps per measured run (default 8192)")
     bench.set_defaults(func=_bench)
+    replay = sub.add_parser("replay", help="play a recorded game back move by move (a record file or a tournament "
+                                           "database), as any seat or everyone saw it")
+    replay.add_argument("file", nargs="?", metavar="FILE.json",
+                        help="a game record: cardwar play --save FILE, or cardwar play --json output")
+    replay.add_argument("--db", metavar="FILE", help="a tournament database (SQLite) to read the game from")
+    replay.add_argument("--game", type=_number(int, 0, "--game"), metavar="ID",
+                        help="with --db: the id of the game to replay (see --list)")
+    replay.add_argument("--list", action="store_true",
+                        help="with --db: list the stored games (id, pairing, seats, result, length, forfeit)")
+    replay.add_argument("--tournament", metavar="NAME", help="with --list: only this tournament's games")
+    replay.add_argument("--viewer", choices=["spectator", "omniscient", "A", "B", "blue", "red"],
+                        help="whose knowledge the replay shows (default omniscient for a finished game: everything; "
+                             "A/B/blue/red only what that seat saw, spectator the public board)")
+    replay.add_argument("--step", action="store_true", help="wait for Enter after each move (on a terminal)")
+    replay.add_argument("--to", type=_number(int, 0, "--to"), metavar="N", help="stop after move N")
+    replay.add_argument("--quiet", action="store_true", help="print only the result (pictures are still written)")
+    replay.add_argument("--png-frames", metavar="DIR",
+                        help="hexwar: one PNG per position in DIR, frame_0000.png (the deal), frame_0001.png "
+                             "(after move 1), ...")
+    replay.add_argument("--gif", metavar="FILE.gif", help="hexwar: an animated GIF, one frame per position")
+    replay.add_argument("--fps", type=_number(float, 0.1, "--fps"), metavar="F",
+                        help="with --gif: frames a second (default 4, at most 50)")
+    replay.set_defaults(func=_replay)
     return p
 
 

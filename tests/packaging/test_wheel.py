@@ -103,6 +103,10 @@ def test_commands_find_their_packaged_scenarios_and_models_from_another_director
                      "river_crossing", "--json")
     assert match.returncode == 0, match.stderr
     assert '"games": 2' in match.stdout.splitlines()[-1]
+    tour = _cardwar(installed, "tournament", "--game", "naval", "--entrant", "r=random", "--entrant", "h=heuristic",
+                    "--pairs", "1", "--rounds", "20", "--quiet")
+    assert tour.returncode == 0, tour.stderr[-2000:]
+    assert (installed["cwd"] / "tournaments" / "naval-tournament" / "ratings.png").is_file()
 
 
 def test_train_without_a_config_uses_the_packaged_default(installed):
@@ -117,3 +121,19 @@ def test_train_without_a_config_uses_the_packaged_default(installed):
     assert (run / "final.zip").is_file() and (run / "curve.png").is_file()
     play = _cardwar(installed, "match", "naval", f"ppo:{run / 'final.zip'}", "random", "--games", "2")
     assert play.returncode == 0, play.stderr
+
+
+def test_pyproject_lists_every_package_of_the_source_tree():
+    """The package list is explicit (the layout maps folders): a new sub-package must be added to it."""
+    import tomllib
+
+    data = tomllib.loads((REPO / "pyproject.toml").read_text())
+    listed = set(data["tool"]["setuptools"]["packages"])
+    roots = data["tool"]["setuptools"]["package-dir"]
+    found = set()
+    for package, folder in roots.items():
+        for init in (REPO / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(REPO / folder)
+            found.add(".".join([package, *rel.parts]) if rel.parts else package)
+    found = {p for p in found if not any(part.startswith((".", "_")) or part in ("tests",) for part in p.split("."))}
+    assert found - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"

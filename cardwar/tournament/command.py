@@ -1,0 +1,127 @@
+"""``cardwar tournament``: run (or resume) a tournament from a YAML config and/or flags, then write its reports."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from cardwar.tournament.config import TournamentConfig, config_from_dict, load_config
+
+
+def add_parser(sub: Any, number: Any) -> None:
+    """The ``tournament`` sub-parser (``number(kind, minimum, name)`` is the CLI's checked-number type)."""
+    t = sub.add_parser("tournament", help="a tournament among agents and engines: ratings, crosstable, reports")
+    t.add_argument("config", nargs="?", help="tournament YAML (configs/tournaments/*.yaml); flags override its keys")
+    t.add_argument("--game", choices=["naval", "hexwar"])
+    t.add_argument("--name", help="tournament name (keys its games in the database)")
+    t.add_argument("--entrant", action="append", metavar="NAME=SPEC",
+                   help="an entrant, e.g. --entrant mcts=mcts:seconds=0.2 or --entrant bot='engine:python bot.py'")
+    t.add_argument("--format", choices=["round_robin", "gauntlet"])
+    t.add_argument("--gauntlet", metavar="NAME", help="the entrant that plays the field (format gauntlet)")
+    t.add_argument("--pairs", type=number(int, 1, "--pairs"), help="game pairs per pairing")
+    t.add_argument("--seed", type=number(int, 0, "--seed"), help="seed of pair 0 (pair k plays seed + k)")
+    t.add_argument("--scenario", action="append", help="hexwar: a scenario (repeat for several; cycled over pairs)")
+    t.add_argument("--move-ms", type=number(int, 1, "--move-ms"), help="time per move, ms")
+    t.add_argument("--game-ms", type=number(int, 1, "--game-ms"), help="time per game and seat, ms")
+    t.add_argument("--db", help="SQLite database (default tournaments/NAME.sqlite)")
+    t.add_argument("--out", help="report folder (default tournaments/NAME/)")
+    t.add_argument("--workers", type=number(int, 1, "--workers"), default=1, help="parallel games (default 1)")
+    t.add_argument("--backend", choices=["local", "ray"], default="local", help="local processes or Ray tasks")
+    t.add_argument("--ray-address", help="a Ray cluster (default: a local Ray started on the spot)")
+    t.add_argument("--allow-changed", action="store_true", help="go on although the config changed")
+    t.add_argument("--report-only", action="store_true", help="rebuild the reports from the database, play nothing")
+    t.add_argument("--rounds", type=number(int, 10, "--rounds"), default=1000, help="bootstrap resamples (1000)")
+    t.add_argument("--quiet", action="store_true", help="no progress bar")
+    t.set_defaults(func=run_command)
+
+
+def _entrants(items: list[str] | None) -> dict[str, str] | None:
+    if not items:
+        return None
+    out = {}
+    for item in items:
+        name, eq, spec = item.partition("=")
+        if not eq or not name.strip() or not spec.strip():
+            raise ValueError(f"--entrant takes NAME=SPEC, got {item!r}")
+        out[name.strip()] = spec.strip()
+    return out
+
+
+def resolve_config(args: argparse.Namespace) -> TournamentConfig:
+    """The config from the YAML file with the flags laid over it (or from the flags alone)."""
+    overrides: dict[str, Any] = {"game": args.game, "name": args.name, "entrants": _entrants(args.entrant),
+                                 "format": args.format, "gauntlet": args.gauntlet, "pairs": args.pairs,
+                                 "seed": args.seed, "scenarios": args.scenario}
+    timing = {k: v for k, v in (("move_ms", args.move_ms), ("game_ms", args.game_ms)) if v is not None}
+    if args.config:
+        config = load_config(args.config, overrides)
+        if timing:
+            d = config.to_dict()
+            d["time"] = {"move_ms": d.pop("move_ms"), "game_ms": d.pop("game_ms"), **timing}
+            config = config_from_dict(d, where=f"{args.config}: ")
+        return config
+    data = {k: v for k, v in overrides.items() if v is not None}
+    if "name" not in data and "game" in data:
+        data["name"] = f"{data['game']}-tournament"
+    if timing:
+        data["time"] = timing
+    return config_from_dict(data, where="flags: ")
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from cardwar.tournament.report import build_report, to_markdown, write_reports
+    from cardwar.tournament.runner import run_tournament
+    from cardwar.tournament.store import Store
+
+    if args.config is None and args.game is None:
+        raise ValueError("give a tournament config (configs/tournaments/*.yaml) or --game with --entrant flags")
+    config = resolve_config(args)
+    db = Path(args.db or f"tournaments/{config.name}.sqlite")
+    out = Path(args.out or f"tournaments/{config.name}")
+    if db.is_dir():
+        raise ValueError(f"--db {db} is a folder; give a file name")
+    with Store(db) as store:
+        if args.report_only:
+            if store.config(config.name) is None:
+                raise ValueError(f"{db} holds no tournament {config.name!r}"
+                                 + (f"; it holds: {', '.join(store.tournaments())}" if store.tournaments() else ""))
+        else:
+            _play(args, config, store, db)
+        rows = store.games(config.name)
+    if not rows:
+        raise ValueError(f"tournament {config.name!r} has no finished games yet")
+    report = build_report(config, rows, rounds=args.rounds)
+    paths = write_reports(report, out)
+    print(to_markdown(report))
+    print(f"reports: {', '.join(str(p) for p in paths)}")
+    return 0
+
+
+def _play(args: argparse.Namespace, config: TournamentConfig, store: Any, db: Path) -> None:
+    from tqdm import tqdm
+
+    from cardwar.tournament.runner import run_tournament
+
+    from cardwar.tournament.schedule import schedule
+
+    total = len(schedule(config))
+    bar = tqdm(total=total, unit="pair", desc=config.name, disable=args.quiet, initial=0)
+
+    def on_pair(done: int, _total: int) -> None:
+        bar.n = done
+        bar.refresh()
+
+    try:
+        summary = run_tournament(config, store, workers=args.workers, backend=args.backend,
+                                 ray_address=args.ray_address, allow_changed=args.allow_changed, on_pair=on_pair)
+    except KeyboardInterrupt:
+        bar.close()
+        stored = len(store.done_pairs(config.name))
+        print(f"interrupted: {stored} of {total} pairs are stored in {db}; run the same command to go on",
+              file=sys.stderr)
+        raise SystemExit(130) from None
+    bar.close()
+    print(f"{summary.played} pairs played now, {summary.already} already stored, {summary.seconds:.1f} s"
+          + (f"; SPRT stopped {len(summary.sprt)} pairing(s)" if summary.sprt else ""), file=sys.stderr)

@@ -1,0 +1,180 @@
+"""Tournament configs (``configs/tournaments/*.yaml``): every key known, typed and checked before a game starts.
+
+::
+
+    name: naval-ladder
+    game: naval
+    rules: {}                      # rule options of the game
+    scenarios: [meeting_engagement] # hexwar: names, paths, random, random:test (cycled over the pairs)
+    entrants:                      # display name -> spec (ours, or engine:CMD)
+      random: random
+      heuristic: heuristic
+      mybot: engine:python mybot.py
+    format: round_robin            # or gauntlet (the first entrant, or `gauntlet:`, against the field)
+    pairs: 20                      # game pairs per pairing: the same seed twice, seats swapped
+    seed: 0                        # pair k of every pairing plays seed + k
+    time: {move_ms: 2000, game_ms: null}
+    sprt: null                     # gauntlet only: {elo0: 0, elo1: 20, alpha: 0.05, beta: 0.05}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+FORMATS = ("round_robin", "gauntlet")
+
+
+class TournamentConfigError(ValueError):
+    """A config that cannot run; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """Stop a gauntlet pairing early once the pentanomial SPRT crosses a bound (fishtest's test)."""
+
+    elo0: float = 0.0
+    elo1: float = 20.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A tournament: who plays whom, how often, on what, under which clock."""
+
+    name: str
+    game: str
+    entrants: dict[str, str]
+    format: str = "round_robin"
+    gauntlet: str | None = None
+    pairs: int = 10
+    seed: int = 0
+    scenarios: tuple[str, ...] = ()
+    rules: dict[str, Any] = field(default_factory=dict)
+    move_ms: int | None = 2000
+    game_ms: int | None = None
+    sprt: Sprt | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["scenarios"] = list(self.scenarios)
+        return d
+
+    def digest(self) -> str:
+        """What makes two runs the same tournament (a changed config is refused on resume)."""
+        return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+
+    def pairings(self) -> list[tuple[str, str]]:
+        """(a, b) entrant pairs, in schedule order: all pairs for a round robin, the gauntlet's against the field."""
+        names = list(self.entrants)
+        if self.format == "gauntlet":
+            hero = self.gauntlet or names[0]
+            return [(hero, other) for other in names if other != hero]
+        return [(names[i], names[j]) for i in range(len(names)) for j in range(i + 1, len(names))]
+
+
+def _fail(where: str, msg: str) -> None:
+    raise TournamentConfigError(f"{where}: {msg}")
+
+
+def _int(data: dict, key: str, default: Any, minimum: int, where: str, nullable: bool = False) -> Any:
+    value = data.get(key, default)
+    if value is None and nullable:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        _fail(f"{where}{key}", f"expected an integer >= {minimum}" + (" or null" if nullable else "") +
+              f", got {value!r}")
+    return value
+
+
+def config_from_dict(data: Any, where: str = "") -> TournamentConfig:
+    """A checked config from plain data; unknown keys and bad values are one-line errors."""
+    from cardwar.arena import check_player_spec
+
+    if not isinstance(data, dict):
+        _fail(where or "config", "expected a mapping of keys")
+    known = {"name", "game", "entrants", "format", "gauntlet", "pairs", "seed", "scenarios", "rules", "time", "sprt"}
+    for key in data:
+        if key not in known:
+            import difflib
+
+            close = difflib.get_close_matches(str(key), sorted(known), n=1)
+            _fail(f"{where}{key}", "unknown key" + (f" (did you mean {close[0]!r}?)" if close else "")
+                  + f"; known keys: {', '.join(sorted(known))}")
+    game = data.get("game")
+    if game not in ("naval", "hexwar"):
+        _fail(f"{where}game", f"expected naval or hexwar, got {game!r}")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        _fail(f"{where}name", "give the tournament a name (it keys its games in the database)")
+    entrants = data.get("entrants")
+    if isinstance(entrants, list):  # a list of specs: each its own display name
+        entrants = {str(s): str(s) for s in entrants}
+    if not isinstance(entrants, dict) or len(entrants) < 2:
+        _fail(f"{where}entrants", "name at least two entrants (display name: agent spec)")
+    for shown, spec in entrants.items():
+        if not isinstance(spec, str):
+            _fail(f"{where}entrants.{shown}", f"expected an agent spec, got {spec!r}")
+        try:
+            check_player_spec(spec, game)
+        except ValueError as err:
+            _fail(f"{where}entrants.{shown}", str(err))
+    fmt = data.get("format", "round_robin")
+    if fmt not in FORMATS:
+        _fail(f"{where}format", f"expected one of {', '.join(FORMATS)}, got {fmt!r}")
+    gauntlet = data.get("gauntlet")
+    if gauntlet is not None and gauntlet not in entrants:
+        _fail(f"{where}gauntlet", f"{gauntlet!r} is not an entrant; entrants: {', '.join(entrants)}")
+    scenarios = data.get("scenarios") or []
+    if isinstance(scenarios, str):
+        scenarios = [scenarios]
+    if game == "naval" and scenarios:
+        _fail(f"{where}scenarios", "the naval game has no scenarios")
+    rules = data.get("rules") or {}
+    try:
+        from cardwar.envs import make_raw_env
+
+        for sc in scenarios or [None]:
+            make_raw_env(game, sc, rules)
+    except ValueError as err:
+        _fail(f"{where}scenarios/rules", str(err).splitlines()[0])
+    time_ = data.get("time") or {}
+    if not isinstance(time_, dict) or set(time_) - {"move_ms", "game_ms"}:
+        _fail(f"{where}time", "expected {move_ms: N, game_ms: N} (either may be null)")
+    sprt = data.get("sprt")
+    if sprt is not None:
+        if fmt != "gauntlet":
+            _fail(f"{where}sprt", "SPRT stops gauntlet pairings early; set format: gauntlet")
+        if not isinstance(sprt, dict) or set(sprt) - {"elo0", "elo1", "alpha", "beta"}:
+            _fail(f"{where}sprt", "expected {elo0, elo1, alpha, beta}")
+        sprt = Sprt(**{k: float(v) for k, v in sprt.items()})
+        if not sprt.elo1 > sprt.elo0 or not (0 < sprt.alpha < 0.5 and 0 < sprt.beta < 0.5):
+            _fail(f"{where}sprt", "needs elo1 > elo0 and alpha, beta in (0, 0.5)")
+    return TournamentConfig(
+        name=name.strip(), game=game, entrants={str(k): v for k, v in entrants.items()}, format=fmt,
+        gauntlet=gauntlet, pairs=_int(data, "pairs", 10, 1, where), seed=_int(data, "seed", 0, 0, where),
+        scenarios=tuple(str(s) for s in scenarios), rules=dict(rules),
+        move_ms=_int(time_, "move_ms", 2000, 1, f"{where}time.", nullable=True),
+        game_ms=_int(time_, "game_ms", None, 1, f"{where}time.", nullable=True), sprt=sprt)
+
+
+def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TournamentConfig:
+    """Read and check a YAML config; ``overrides`` (from command-line flags) replace its keys."""
+    p = Path(path)
+    if not p.is_file():
+        raise TournamentConfigError(f"{path}: no such tournament config" + (" (it is a folder)" if p.is_dir() else ""))
+    try:
+        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as err:
+        mark = getattr(err, "problem_mark", None)
+        at = f" at line {mark.line + 1} column {mark.column + 1}" if mark else ""
+        raise TournamentConfigError(f"{path}: not valid YAML{at}: {getattr(err, 'problem', None) or err}") from None
+    if isinstance(data, dict):
+        data = {**data, **{k: v for k, v in (overrides or {}).items() if v is not None}}
+    return config_from_dict(data, where=f"{path}: ")

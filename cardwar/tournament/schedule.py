@@ -1,0 +1,48 @@
+"""The scheduler: who plays whom, on which seed and scenario, in which seats.
+
+Every pairing plays duplicate pairs, as the ACPC dealer replays the cards and
+fastchess replays an opening with colours reversed: pair ``k`` of every pairing
+is played on seed ``seed + k`` (the same deal, dice and activation cards as far as
+play allows), once with entrant A in the first seat and once with B there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardwar.tournament.config import TournamentConfig
+
+
+@dataclass(frozen=True)
+class PairJob:
+    """One duplicate pair to play: everything a worker needs, and nothing else."""
+
+    tournament: str
+    game: str
+    pairing: int
+    pair: int
+    a: str
+    b: str
+    spec_a: str
+    spec_b: str
+    seed: int
+    scenario: str | None
+    rules: dict
+    move_ms: int | None
+    game_ms: int | None
+
+    def seats(self) -> list[tuple[str, str, str, str]]:
+        """``(first, second, first_spec, second_spec)`` of the pair's two games: A first, then B first."""
+        return [(self.a, self.b, self.spec_a, self.spec_b), (self.b, self.a, self.spec_b, self.spec_a)]
+
+
+def schedule(config: TournamentConfig) -> list[PairJob]:
+    """Every pair of the tournament, round by round (pair 0 of every pairing, then pair 1, ...)."""
+    jobs = []
+    pairings = config.pairings()
+    for k in range(config.pairs):
+        scenario = config.scenarios[k % len(config.scenarios)] if config.scenarios else None
+        for p, (a, b) in enumerate(pairings):
+            jobs.append(PairJob(config.name, config.game, p, k, a, b, config.entrants[a], config.entrants[b],
+                                config.seed + k, scenario, dict(config.rules), config.move_ms, config.game_ms))
+    return jobs

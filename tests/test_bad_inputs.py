@@ -66,6 +66,19 @@ CASES = [
     (["train", "naval", "--set", "eval.opponents=[heuristic:foo=1]"], "samples"),
     (["train", "naval", "--resume", "{dir}/no_such_run"], "no_such_run"),
     (["train", "naval", "--steps", "1"], "rollout"),
+    # tournaments
+    (["tournament"], "give a tournament config"),
+    (["tournament", "{dir}/missing.yaml"], "missing.yaml"),
+    (["tournament", "{dir}/malformed.yaml"], "malformed.yaml"),
+    (["tournament", "--game", "naval", "--entrant", "a=random"], "at least two entrants"),
+    (["tournament", "--game", "naval", "--entrant", "a=random", "--entrant", "b=heuristic:samples=x"], "entrants.b"),
+    (["tournament", "--game", "naval", "--entrant", "oops"], "NAME=SPEC"),
+    (["tournament", "--game", "naval", "--entrant", "a=random", "--entrant", "b=random", "--pairs", "0"],
+     "--pairs must be at least 1"),
+    (["tournament", "--game", "naval", "--entrant", "a=random", "--entrant", "b=random", "--db", "{dir}/binary.yaml"],
+     "not a cardwar tournament database"),
+    (["tournament", "--game", "naval", "--entrant", "a=random", "--entrant", "b=random", "--report-only",
+      "--db", "{dir}/empty.sqlite"], "holds no tournament"),
 ]
 
 

@@ -367,6 +367,7 @@ def check_picture_targets(game: str, frames_dir: str | None, gif: str | None, fp
             check_writable(gif)
         except ValueError as err:
             raise ReplayError(f"--gif: {err}") from None
+        _probe(Path(gif).parent if str(Path(gif).parent) else Path("."), f"--gif: cannot write {gif}")
     if frames_dir is not None:
         d = Path(frames_dir)
         if d.exists() and not d.is_dir():
@@ -379,6 +380,18 @@ def check_picture_targets(game: str, frames_dir: str | None, gif: str | None, fp
                                   f"{err.strerror or err}") from None
         if not os.access(d, os.W_OK | os.X_OK):
             raise ReplayError(f"--png-frames: cannot write in {frames_dir}: permission denied")
+        _probe(d, f"--png-frames: cannot write in {frames_dir}")
+
+
+def _probe(folder: Path, message: str) -> None:
+    """Write (and remove) a scratch file in ``folder``: the one check that also holds for root and odd file systems."""
+    import tempfile
+
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".cardwar-replay-", suffix=".tmp"):
+            pass
+    except OSError as err:
+        raise ReplayError(f"{message}: {err.strerror or err}") from None
 
 
 def _rgb_frames(states: Sequence[Any], viewer: Any):
@@ -397,6 +410,11 @@ def _palette_image(states: Sequence[Any], viewer: Any) -> Any:
     picks = sorted({round(k * (len(states) - 1) / 7) for k in range(8)})
     sample = np.concatenate(list(_rgb_frames([states[k] for k in picks], viewer)), axis=0)
     return Image.fromarray(sample).quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def gif_delay_ms(fps: float) -> int:
+    """The frame delay for ``fps``: a GIF counts in hundredths of a second (20 ms at least)."""
+    return max(20, round(100 / fps) * 10)
 
 
 class _GifFrames:
@@ -424,7 +442,7 @@ class _GifFrames:
         tmp = Path(path).with_name(Path(path).name + ".tmp")  # a crash leaves no half GIF
         try:
             self.frames[0].save(tmp, format="GIF", save_all=True, append_images=self.frames[1:],
-                                duration=max(10, round(1000 / fps)), loop=0)
+                                duration=gif_delay_ms(fps), loop=0)
             os.replace(tmp, path)
         except OSError as err:
             tmp.unlink(missing_ok=True)

@@ -142,6 +142,14 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _engine(args: argparse.Namespace) -> int:
+    from cardwar.agents import check_spec
+    from cardwar.engine.server import serve_stdio
+
+    check_spec(args.agent, args.game)  # a bad spec: one line, exit 2, before any message is read
+    return serve_stdio(args.game, args.agent)
+
+
 def _train(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -270,6 +278,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--steps", type=_number(int, 64, "--steps"), default=8192,
                        help="--training: steps per measured run (default 8192)")
     bench.set_defaults(func=_bench)
+    engine = sub.add_parser("engine", help="serve an agent over the JSON-lines engine protocol on stdin/stdout "
+                                           "(docs/engine-protocol.md)")
+    engine.add_argument("--game", required=True, choices=["naval", "hexwar"])
+    engine.add_argument("--agent", required=True, metavar="SPEC",
+                        help="agent spec, e.g. heuristic or mcts:iterations=400")
+    engine.set_defaults(func=_engine)
     replay = sub.add_parser("replay", help="play a recorded game back move by move (a record file or a tournament "
                                            "database), as any seat or everyone saw it")
     replay.add_argument("file", nargs="?", metavar="FILE.json",

@@ -15,7 +15,7 @@ import re
 from typing import NamedTuple
 
 from cardwar.envs.hexwar.hexgrid import from_offset, label, parse_label
-from cardwar.envs.hexwar.scenario import SIDES, Scenario, cell_of, hex_of, scenario_from_dict
+from cardwar.envs.hexwar.scenario import NUM_CELLS, SIDES, Scenario, cell_of, hex_of, scenario_from_dict
 from cardwar.envs.hexwar.state import ELIMINATED, HexPhase, HexState, PendingShot, ShotReport, card_order_key
 from cardwar.envs.hexwar.terrain import CHARS, IMPASSABLE
 from cardwar.envs.hexwar.units import TYPE_NAMES, UnitType, type_name
@@ -140,7 +140,7 @@ class HexView(NamedTuple):
         return {
             "side": side(self.side), "phase": self.phase.name.lower(), "turn": self.turn, "turns": self.turns,
             "current": side(self.current), "acting": None if self.acting < 0 else self.acting,
-            "units": [{"id": u.uid, "side": SIDES[u.side], "type": type_name(u.type), "hex": _hex_out(u.cell),
+            "units": [{"id": u.uid, "side": SIDES[u.side], "type": _TYPE_OUT[u.type], "hex": _hex_out(u.cell),
                        "hits": u.hits, "activated": u.activated, "hidden": u.hidden, "card": _card_out(u.card)}
                       for u in self.units],
             "order": list(self.order), "smoke": [_hex_out(c) for c in self.smoke],
@@ -149,7 +149,7 @@ class HexView(NamedTuple):
                                                                "target": self.pending.target},
             "last_shots": [r._asdict() for r in self.last_shots],
             "lost": {"blue": self.lost[0], "red": self.lost[1]}, "winner": side(self.winner), "result": self.result,
-            "hidden_cards": [{"side": SIDES[s], "card": card_to_str(c), "played": played}
+            "hidden_cards": [{"side": SIDES[s], "card": _CARD_NAMES[c], "played": played}
                              for s, c, played in self.hidden_cards],
         }
 
@@ -175,7 +175,7 @@ class HexView(NamedTuple):
                    tuple(_hex_in(h) for h in d["smoke"]), tuple(-1 if h is None else side(h) for h in d["holders"]),
                    pending, tuple(ShotReport(**r) for r in d["last_shots"]), (d["lost"]["blue"], d["lost"]["red"]),
                    side(d["winner"]), copy.deepcopy(d["result"]), sc.terrain, sc.objectives, sc, config,
-                   tuple((SIDES.index(h["side"]), parse_card(h["card"]), h["played"]) for h in d["hidden_cards"]))
+                   tuple((SIDES.index(h["side"]), _card_in(h["card"]), h["played"]) for h in d["hidden_cards"]))
 
 
 def public_map_from_dict(d: dict) -> Scenario:
@@ -195,17 +195,30 @@ def public_map_from_dict(d: dict) -> Scenario:
     return dataclasses.replace(sc, units=())
 
 
+_LABELS = tuple(label(hex_of(c)) for c in range(NUM_CELLS))  # JSON views are built every move: tables, not parsing
+_CELLS = {name: c for c, name in enumerate(_LABELS)}
+_CARD_NAMES = tuple(card_to_str(c) for c in range(52))
+_CARDS = {name: c for c, name in enumerate(_CARD_NAMES)}
+_TYPE_OUT = {t: type_name(t) for t in UnitType}
+
+
 def _hex_out(cell: int) -> str | None:
-    return None if cell < 0 else label(hex_of(cell))
+    return None if cell < 0 else _LABELS[cell]
 
 
 def _hex_in(text: str | None) -> int:
-    return -1 if text is None else cell_of(parse_label(text))
+    if text is None:
+        return -1
+    cell = _CELLS.get(text)
+    return cell if cell is not None else cell_of(parse_label(text))
 
 
 def _card_out(card: int) -> str | None:
-    return None if card < 0 else card_to_str(card)
+    return None if card < 0 else _CARD_NAMES[card]
 
 
 def _card_in(text: str | None) -> int:
-    return -1 if text is None else parse_card(text)
+    if text is None:
+        return -1
+    card = _CARDS.get(text)
+    return card if card is not None else parse_card(text)

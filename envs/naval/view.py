@@ -136,7 +136,7 @@ class NavalView(NamedTuple):
         from cardwar.envs.naval.config import NavalConfig
 
         seat = lambda x: None if x is None else "AB".index(x)  # noqa: E731
-        cards = lambda xs: tuple(parse_card(c) for c in xs)  # noqa: E731
+        cards = lambda xs: tuple(_CARDS.get(c) if c in _CARDS else parse_card(c) for c in xs)  # noqa: E731
         owner, ship = [-1] * 9, [-1] * 9
         for z, b in d["board"].items():
             owner[parse_zone(z)], ship[parse_zone(z)] = "AB".index(b["captain"]), parse_card(b["card"])
@@ -163,6 +163,9 @@ class NavalView(NamedTuple):
                    d["deck_count"], (hc["A"], hc["B"]), pend, (mc["A"], mc["B"]), cards(d["mulligan_shown"]),
                    tuple(parse_zone(z) for z in d["royal_flush_candidates"]), lb, seat(d["winner"]),
                    copy.deepcopy(d["result"]), config, _rf_state_from_dict(d.get("royal_flush_state")))
+
+
+_CARDS = {card_to_str(c): c for c in range(NUM_CARDS)}  # views are read every move: a table, not parsing
 
 
 def _rf_state_to_dict(rf: tuple) -> dict:

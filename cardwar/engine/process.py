@@ -1,0 +1,196 @@
+"""One engine process: lines in and out with deadlines, and a kill that takes its whole process group.
+
+The process runs in its own session (so its own process group): a kill reaches
+anything it started. Pipes are non-blocking and waited on with ``poll`` (no
+thread, no sleep loop), together with a pidfd where Linux has one, so a crash is
+seen at once even when a child still holds the output pipe. A finalizer kills
+the group if the owner forgets to, at the latest when Python exits.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import select
+import signal
+import subprocess
+import time
+import weakref
+from collections import deque
+from collections.abc import Sequence
+from typing import IO, Any
+
+MAX_LINE = 1 << 22
+"""The longest line an engine may write (4 MiB); a longer one is unreadable."""
+
+
+class EngineTimeout(Exception):
+    """The deadline passed before the engine wrote a line (or read ours)."""
+
+
+class EngineClosed(Exception):
+    """The engine exited or closed its pipes; the message says how."""
+
+
+def _kill_group(proc: subprocess.Popen, files: tuple[Any, ...]) -> None:
+    """SIGKILL the process group of ``proc`` (its leader not yet reaped, so the id is still its own), reap it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:  # pragma: no cover - a process stuck in the kernel
+        pass
+    for f in files:
+        try:
+            f.close()
+        except OSError:
+            pass
+
+
+class EngineProcess:
+    """A started engine: :meth:`send` and :meth:`read_line` with deadlines (``time.monotonic()`` values)."""
+
+    def __init__(self, argv: Sequence[str], *, stderr: str | os.PathLike | None = None,
+                 cwd: str | os.PathLike | None = None, env: dict[str, str] | None = None) -> None:
+        err: IO[bytes] | int = open(stderr, "ab") if stderr is not None else subprocess.DEVNULL  # noqa: SIM115
+        try:
+            self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                                         bufsize=0, start_new_session=True, close_fds=True, cwd=cwd, env=env)
+        finally:
+            if not isinstance(err, int):
+                err.close()
+        self.pid = self.proc.pid
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self._in, self._out = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+        os.set_blocking(self._in, False)
+        os.set_blocking(self._out, False)
+        self._pidfd = -1
+        if hasattr(os, "pidfd_open"):
+            try:
+                self._pidfd = os.pidfd_open(self.pid)
+            except OSError:  # an old kernel: EOF on the pipe tells a crash instead
+                self._pidfd = -1
+        files: tuple[Any, ...] = (self.proc.stdin, self.proc.stdout)
+        if self._pidfd >= 0:
+            files += (_Fd(self._pidfd),)
+        self._finalizer = weakref.finalize(self, _kill_group, self.proc, files)
+        self._reader = select.poll()
+        self._reader.register(self._out, select.POLLIN)
+        if self._pidfd >= 0:
+            self._reader.register(self._pidfd, select.POLLIN)
+        self._writer = select.poll()
+        self._writer.register(self._in, select.POLLOUT)
+        self._buffer = bytearray()
+        self._lines: deque[bytes] = deque()
+        self._eof = self._exited = False
+
+    @property
+    def alive(self) -> bool:
+        """Not killed, and not seen to exit or close its output."""
+        return self._finalizer.alive and not (self._eof or self._exited)
+
+    def send(self, data: bytes, deadline: float) -> None:
+        """Write ``data`` whole; :class:`EngineTimeout` if the engine stops reading, :class:`EngineClosed` if gone."""
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(self._in, view):]
+            except BlockingIOError:
+                if not self._writer.poll(_ms_left(deadline)) and time.monotonic() >= deadline:
+                    raise EngineTimeout("the engine stopped reading its input") from None
+            except (BrokenPipeError, ValueError, OSError) as err:
+                raise EngineClosed(f"the engine closed its input: {self._exit_note()}") from err
+
+    def read_line(self, deadline: float) -> bytes:
+        """The next line the engine writes (without its newline), waiting until ``deadline`` at most."""
+        while not self._lines:
+            if self._eof or self._exited:
+                self._drain()
+                if self._lines:
+                    break
+                raise EngineClosed(f"the engine ended: {self._exit_note()}")
+            left = _ms_left(deadline)
+            if left <= 0:
+                raise EngineTimeout("no line before the deadline")
+            for fd, _ in self._reader.poll(left):
+                if fd == self._out:
+                    self._drain()
+                else:
+                    self._exited = True
+        return self._lines.popleft()
+
+    def pending_lines(self) -> list[bytes]:
+        """Lines already written and not yet read (read without waiting)."""
+        self._drain()
+        out = list(self._lines)
+        self._lines.clear()
+        return out
+
+    def wait_exit(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for the process to exit by itself (not reaped, so the group can still be killed)."""
+        if self._pidfd < 0:
+            try:
+                self.proc.wait(timeout=seconds)
+                return True
+            except subprocess.TimeoutExpired:
+                return False
+        if self._exited:
+            return True
+        self._exited = bool(select.select([self._pidfd], [], [], max(seconds, 0.0))[0])
+        return self._exited
+
+    def kill(self) -> None:
+        """Kill the whole process group and reap the engine (idempotent)."""
+        self._finalizer()
+
+    def _drain(self) -> None:
+        """Read what the pipe holds now; complete lines go to the queue."""
+        while True:
+            try:
+                chunk = os.read(self._out, 1 << 16)
+            except BlockingIOError:
+                return
+            except (OSError, ValueError):
+                chunk = b""
+            if not chunk:
+                self._eof = True
+                return
+            self._buffer += chunk
+            if b"\n" in chunk:
+                *lines, rest = self._buffer.split(b"\n")
+                self._lines.extend(bytes(x).rstrip(b"\r") for x in lines)
+                self._buffer = bytearray(rest)
+            if len(self._buffer) > MAX_LINE:
+                self._lines.append(bytes(self._buffer[:200]) + b"...")
+                self._buffer.clear()
+
+    def _exit_note(self) -> str:
+        """How the engine ended, read without reaping it (its process group stays ours to kill)."""
+        if self._eof and not self._exited:
+            self.wait_exit(0.2)  # output closed: most likely exiting; wait a moment for its status
+        try:
+            info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            info = None
+        if info is None:
+            return "it closed its output"
+        if info.si_code == os.CLD_EXITED:
+            return f"it exited with status {info.si_status}"
+        return f"it was killed by signal {info.si_status}"
+
+
+class _Fd:
+    """A bare file descriptor with ``close`` (for the finalizer)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+def _ms_left(deadline: float) -> int:
+    """Milliseconds to ``deadline``, rounded up (poll's unit)."""
+    return max(0, math.ceil((deadline - time.monotonic()) * 1000))

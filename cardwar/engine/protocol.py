@@ -1,0 +1,149 @@
+"""The engine protocol's messages: JSON objects, one a line, each with a ``"type"``.
+
+The dealer (:class:`cardwar.engine.client.EngineAgent`) holds the game; an engine
+sees only its own seat's information view, as in the ACPC poker dealer. Every
+message is described, with a captured session, in ``docs/engine-protocol.md``:
+
+- dealer -> engine: ``hello``, ``new_game``, ``move``, ``game_over``, ``quit``;
+- engine -> dealer: ``hello``, ``move``, and ``info`` / ``log`` lines (ignored).
+
+This module builds and reads the messages; it starts no process.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from cardwar.record import SEATS
+
+PROTOCOL_VERSION = 1
+IGNORED_TYPES = frozenset({"info", "log"})
+"""Engine lines the dealer reads past (UCI's ``info``): progress, debugging."""
+
+
+class ProtocolError(ValueError):
+    """A line that is not a JSON object with a ``type``, or a message that breaks the protocol."""
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One message as one line of compact JSON, newline included."""
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+def decode(line: bytes | str) -> dict[str, Any]:
+    """The message on one line; :class:`ProtocolError` if it is not a JSON object with a string ``type``."""
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+    try:
+        msg = json.loads(text)
+    except ValueError:
+        raise ProtocolError(f"not JSON: {shorten(text)}") from None
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        raise ProtocolError(f"not a JSON object with a \"type\": {shorten(text)}")
+    return msg
+
+
+def shorten(text: str, size: int = 120) -> str:
+    """``text`` on one line, cut to ``size`` characters, quoted (for error messages)."""
+    flat = " ".join(str(text).split())
+    return repr(flat if len(flat) <= size else flat[:size] + "...")
+
+
+@lru_cache(maxsize=2)
+def notation_table(game: str) -> tuple[str, ...]:
+    """The notation of every action id of ``game`` (built once: a move request names many)."""
+    if game == "naval":
+        from cardwar.envs.naval.actions import NUM_ACTIONS, action_to_string
+    else:
+        from cardwar.envs.hexwar.actions import NUM_ACTIONS, action_to_string  # type: ignore[assignment]
+    return tuple(action_to_string(a) for a in range(NUM_ACTIONS))
+
+
+def parse_move(game: str, text: str) -> int:
+    """The action id of a move in notation; ValueError if it is none."""
+    if game == "naval":
+        from cardwar.envs.naval.actions import string_to_action
+    else:
+        from cardwar.envs.hexwar.actions import string_to_action  # type: ignore[assignment]
+    return string_to_action(text)
+
+
+def seat_index(game: str, view: Any) -> int:
+    """The seat a view belongs to (0 or 1)."""
+    return view.seat if game == "naval" else view.side
+
+
+# ---------------------------------------------------------------- dealer -> engine
+def hello(game: str, rules: dict[str, Any]) -> dict[str, Any]:
+    """The dealer's greeting: the protocol version, the game and the rules it expects to play."""
+    return {"type": "hello", "protocol": PROTOCOL_VERSION, "game": game, "rules": rules}
+
+
+def new_game(game: str, view: Any, seed: int | None) -> dict[str, Any]:
+    """A game starts: its rules, the public map (hex game; never a unit), the engine's seat and its own seed."""
+    scenario = view.map.to_dict() if game == "hexwar" else None
+    return {"type": "new_game", "game": game, "rules": view.config.to_dict(), "scenario": scenario,
+            "seat": SEATS[game][seat_index(game, view)], "seed": seed}
+
+
+def move_request(game: str, view: Any, history: list[str], legal: list[int], time_ms: int | None) -> dict[str, Any]:
+    """Choose a move: the seat's view, its visible history, the legal moves and the time it may take."""
+    names = notation_table(game)
+    return {"type": "move", "view": view.to_dict(), "history": list(history),
+            "legal": [{"id": a, "move": names[a]} for a in legal], "time_ms": time_ms}
+
+
+def game_over(result: dict[str, Any] | None) -> dict[str, Any]:
+    """The game has ended (``result``: winner, returns, and the forfeit if any)."""
+    return {"type": "game_over", "result": result}
+
+
+QUIT: dict[str, Any] = {"type": "quit"}
+
+
+# ---------------------------------------------------------------- engine -> dealer
+def engine_hello(name: str, author: str | None = None) -> dict[str, Any]:
+    """The engine's answer to ``hello``."""
+    msg: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION, "name": name}
+    if author:
+        msg["author"] = author
+    return msg
+
+
+def check_engine_hello(msg: dict[str, Any]) -> tuple[str, str | None]:
+    """``(name, author)`` of an engine's hello; :class:`ProtocolError` for a wrong type or protocol version."""
+    if msg.get("type") != "hello":
+        raise ProtocolError(f"expected the engine's hello, got a {shorten(msg.get('type'))} message")
+    if msg.get("protocol") != PROTOCOL_VERSION:
+        raise ProtocolError(f"the engine speaks protocol {msg.get('protocol')!r}; this dealer speaks "
+                            f"protocol {PROTOCOL_VERSION}")
+    name, author = msg.get("name"), msg.get("author")
+    return (str(name) if name else "engine"), (str(author) if author else None)
+
+
+def answer_action(game: str, msg: dict[str, Any], legal: dict[str, int], legal_ids: set[int]) -> int:
+    """The legal action id an engine's move answer names (by ``move`` notation, else by ``id``).
+
+    ``legal`` maps the request's notation to ids. :class:`ProtocolError` for a message that is not a
+    move answer, names no move, or names one that is not legal.
+    """
+    if msg.get("type") != "move":
+        raise ProtocolError(f"expected a move, got a {shorten(msg.get('type'))} message")
+    move = msg.get("move")
+    if isinstance(move, str):
+        if move in legal:
+            return legal[move]
+        try:
+            action = parse_move(game, move)
+        except ValueError:
+            raise ProtocolError(f"{shorten(move)} is not a move") from None
+        if action not in legal_ids:
+            raise ProtocolError(f"{shorten(move)} is not a legal move now")
+        return action
+    ident = msg.get("id")
+    if isinstance(ident, int) and not isinstance(ident, bool):
+        if ident not in legal_ids:
+            raise ProtocolError(f"id {ident} is not a legal move now")
+        return ident
+    raise ProtocolError("a move answer needs \"move\" (notation) or \"id\"")

@@ -1,0 +1,137 @@
+"""``cardwar engine``: one of our agents as an engine process, speaking the protocol on stdin/stdout.
+
+Each move request is answered from what it carries: the view is rebuilt with
+``NavalView.from_dict`` / ``HexView.from_dict`` (on the public map ``new_game``
+sent), the observation with the game's ``encode_observation``, the action mask
+from the legal ids. ``new_game`` builds a fresh agent from the spec with the
+seed it carries, exactly as ``agents.make(spec, game, seed=seed)`` does in
+process, so a served agent plays the same moves. Only protocol lines go to
+stdout; anything else (a stray print included) goes to stderr. The server exits
+0 on ``quit`` or at the end of its input, 1 on a message it cannot serve.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import IO, Any
+
+import numpy as np
+
+from cardwar import __version__, agents
+from cardwar.engine import protocol
+
+
+class ServeError(Exception):
+    """A message this engine cannot serve (the protocol version, the game, a broken view)."""
+
+
+class AgentServer:
+    """The state of one served agent between messages: its rules, map and the agent of the current game."""
+
+    def __init__(self, game: str, spec: str, log: IO[str]) -> None:
+        agents.check_spec(spec, game)
+        self.game, self.spec, self.log = game, spec, log
+        self.agent: Any = None
+        self.config: Any = None
+        self.scenario: Any = None
+        self.names = protocol.notation_table(game)
+
+    def handle(self, msg: dict[str, Any]) -> dict[str, Any] | None:
+        """The answer to one dealer message (None: no answer)."""
+        kind = msg["type"]
+        if kind == "hello":
+            if msg.get("protocol") != protocol.PROTOCOL_VERSION:
+                raise ServeError(f"the dealer speaks protocol {msg.get('protocol')!r}; this engine speaks "
+                                 f"protocol {protocol.PROTOCOL_VERSION}")
+            if msg.get("game", self.game) != self.game:
+                raise ServeError(f"the dealer plays {msg.get('game')!r}; this engine was started with --game {self.game}")
+            return protocol.engine_hello(f"cardwar {self.spec}", f"cardwar {__version__}")
+        if kind == "new_game":
+            self._new_game(msg)
+        elif kind == "move":
+            return self._move(msg)
+        elif kind not in ("game_over", "quit"):
+            print(f"cardwar engine: ignored a {kind!r} message", file=self.log)
+        return None
+
+    def _new_game(self, msg: dict[str, Any]) -> None:
+        if self.game == "naval":
+            from cardwar.envs.naval.config import NavalConfig
+
+            self.config = NavalConfig.from_dict(msg.get("rules"))
+        else:
+            from cardwar.envs.hexwar.config import HexConfig
+            from cardwar.envs.hexwar.view import public_map_from_dict
+
+            self.config = HexConfig.from_dict(msg.get("rules"))
+            if not isinstance(msg.get("scenario"), dict):
+                raise ServeError("new_game carries no scenario map")
+            self.scenario = public_map_from_dict(msg["scenario"])
+        self.agent = agents.make(self.spec, self.game, seed=msg.get("seed"))
+
+    def _move(self, msg: dict[str, Any]) -> dict[str, Any]:
+        if self.agent is None:
+            raise ServeError("a move request before any new_game")
+        legal = [m["id"] for m in msg["legal"]]
+        if self.game == "naval":
+            from cardwar.envs.naval.actions import NUM_ACTIONS
+            from cardwar.envs.naval.observation import encode_observation
+            from cardwar.envs.naval.view import NavalView
+
+            view: Any = NavalView.from_dict(msg["view"], self.config)
+            obs = encode_observation(view)
+        else:
+            from cardwar.envs.hexwar.actions import NUM_ACTIONS  # type: ignore[assignment]
+            from cardwar.envs.hexwar.observation import encode_observation as encode_hex
+            from cardwar.envs.hexwar.view import HexView
+
+            view = HexView.from_dict(msg["view"], self.scenario, self.config)
+            obs = encode_hex(view, view.map)
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask[legal] = 1
+        action = int(self.agent.act({"observation": obs, "action_mask": mask}, view))
+        return {"type": "move", "move": self.names[action]}
+
+
+def serve(game: str, spec: str, inp: IO[bytes], out: IO[bytes], log: IO[str]) -> int:
+    """Answer the dealer's messages on ``inp`` until ``quit`` or the end of input; the exit status."""
+    server = AgentServer(game, spec, log)
+    for raw in iter(inp.readline, b""):
+        if not raw.strip():
+            continue
+        try:
+            msg = protocol.decode(raw)
+        except protocol.ProtocolError as err:
+            print(f"cardwar engine: ignored a line: {err}", file=log)
+            continue
+        if msg["type"] == "quit":
+            return 0
+        try:
+            reply = server.handle(msg)
+        except ServeError as err:
+            print(f"cardwar engine: error: {err}", file=log)
+            return 1
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            print(f"cardwar engine: error: cannot serve this {msg['type']} message: {type(err).__name__}: {err}",
+                  file=log)
+            return 1
+        if reply is not None:
+            out.write(protocol.encode(reply))
+            out.flush()
+    return 0
+
+
+def serve_stdio(game: str, spec: str) -> int:
+    """:func:`serve` on this process's stdin/stdout; fd 1 is pointed at stderr, so a stray print cannot
+    break the protocol (the protocol keeps its own copy of the original stdout)."""
+    sys.stdout.flush()
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    try:
+        return serve(game, spec, sys.stdin.buffer, out, sys.stderr)
+    finally:
+        try:
+            out.close()
+        except BrokenPipeError:
+            pass

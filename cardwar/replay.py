@@ -140,7 +140,7 @@ def list_games(store: Any, tournament: str | None = None, out: Callable[[str], N
         for name in ([tournament] if tournament is not None else names):
             rows = store.games(name)
             out(f"tournament {name}: {len(rows)} game{'s' if len(rows) != 1 else ''}")
-            table = [("id", "pairing", "pair", "seats", "result", "moves", "forfeit")]
+            table = [("id", "pairing", "pair.game", "seats", "result", "moves", "forfeit")]
             for r in rows:
                 try:
                     seats = SEATS.get(json.loads(r.record).get("game"), ("first", "second"))

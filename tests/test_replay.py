@@ -137,6 +137,27 @@ def test_step_waits_for_enter_between_moves_and_q_stops(games):
     assert code.returncode == 0 and code.stdout.startswith("Result:") and "Enter" not in code.stdout
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
+def test_step_on_a_terminal_waits_for_enter(games):
+    import pty
+    import subprocess
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "cardwar", "replay", str(games["naval"]), "--step"], stdin=slave,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    os.close(slave)
+    try:
+        os.write(master, b"\n\nq\n")  # two moves on, then stop
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+        os.close(master)
+    assert proc.returncode == 0 and err == ""
+    prompt = "-- Enter: next move, q: stop -- "  # a terminal echoes the Enter after it; a pipe does not
+    assert out.count(prompt) == 3 and [n for n, _, _ in move_lines(out.replace(prompt, ""))] == [1, 2, 3]
+    assert out.splitlines()[-1].startswith("Stopped after move 3 of")
+
+
 def test_a_forfeit_replays_to_where_it_happened_and_shows_its_reason(capsys, games):
     for game in ("naval", "hexwar"):
         rec = GameRecord.load(games[f"{game}_forfeit"])

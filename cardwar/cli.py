@@ -1,4 +1,5 @@
-"""``cardwar``: the command line. Subcommands: ``play``, ``match``, ``train``, ``bench``.
+"""``cardwar``: the command line: ``play``, ``match``, ``train``, ``tournament``, ``replay``, ``engine``,
+``agents``, ``bench``.
 
 A user's mistake (a bad option, an unknown agent) gets one clear line on stderr
 and exit status 2, never a traceback.

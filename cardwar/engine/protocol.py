@@ -95,8 +95,8 @@ def move_request(game: str, view: Any, history: list[str], legal: list[int], tim
 
 
 def game_over(result: dict[str, Any] | None) -> dict[str, Any]:
-    """The game has ended (``result``: winner, returns, and the forfeit if any)."""
-    return {"type": "game_over", "result": result}
+    """The game has ended (``result``: winner, returns, and the forfeit if any; ``{}`` if unknown)."""
+    return {"type": "game_over", "result": result or {}}
 
 
 QUIT: dict[str, Any] = {"type": "quit"}

@@ -1,0 +1,127 @@
+"""Engines for the tests: the documented example bot, our agents served by ``cardwar engine``, and
+misbehaving scripts; every process a test starts is killed with its process group when the test ends."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shlex
+import signal
+import sys
+import textwrap
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from cardwar.arena import make_player
+from cardwar.engine.client import EngineAgent
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+EXAMPLE_BOT = REPO / "docs" / "examples" / "engine_bot.py"
+PYTHON = shlex.quote(sys.executable)
+
+MISBEHAVING = textwrap.dedent('''
+    import json, subprocess, sys, time
+    mode, moves = sys.argv[1], 0
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["type"] == "hello":
+            print(json.dumps({"type": "hello", "protocol": 2 if mode == "protocol2" else 1, "name": mode}),
+                  flush=True)
+            if mode == "hang":
+                subprocess.Popen(["sleep", "300"])  # a child in the engine's process group
+        elif msg["type"] == "move":
+            moves += 1
+            legal = msg["legal"]
+            if mode == "crash" and moves == 3:
+                sys.exit(3)
+            if mode == "slow":
+                time.sleep(1.5)
+            if mode == "hang":
+                time.sleep(300)
+            if mode == "illegal":
+                print(json.dumps({"type": "move", "move": "fire all torpedoes"}), flush=True)
+            elif mode == "garbage":
+                print("e2e4", flush=True)
+            elif mode == "bad_id":
+                print(json.dumps({"type": "move", "id": 100000}), flush=True)
+            elif mode == "chatty":  # info and log lines, a blank line, then a move by id
+                print(json.dumps({"type": "info", "depth": 3}), flush=True)
+                print(json.dumps({"type": "log", "text": "thinking"}), "", sep="\\n", flush=True)
+                print(json.dumps({"type": "move", "id": legal[-1]["id"]}), flush=True)
+            else:
+                print(json.dumps({"type": "move", "move": legal[0]["move"]}), flush=True)
+        elif msg["type"] == "quit":
+            break
+''')
+
+
+def bot_spec(*args: str) -> str:
+    """``engine:`` spec of the documented example bot."""
+    return f"engine:{PYTHON} {shlex.quote(str(EXAMPLE_BOT))} {' '.join(args)}".rstrip()
+
+
+def served_spec(game: str, agent: str) -> str:
+    """``engine:`` spec of one of our agents served by ``cardwar engine``."""
+    return f"engine:{PYTHON} -m cardwar engine --game {game} --agent {shlex.quote(agent)}"
+
+
+def group_members(pgid: int) -> list[int]:
+    """Running processes whose process group is ``pgid`` (a zombie has ended: only its status is left)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = pathlib.Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            state, _, pgrp = stat.rsplit(")", 1)[1].split()[:3]
+            if int(pgrp) == pgid and state != "Z":
+                found.append(int(entry))
+    return found
+
+
+def assert_gone(pid: int) -> None:
+    """The engine process was reaped, and everything in its process group has ended.
+
+    The engine itself is waited for; the rest of its group was sent SIGKILL with it and is given
+    a moment to die (the kernel delivers the signal to each process in turn).
+    """
+    assert not os.path.exists(f"/proc/{pid}"), f"engine process {pid} is still there"
+    deadline = time.monotonic() + 2.0
+    while group_members(pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert group_members(pid) == [], f"processes of group {pid} are still there"
+
+
+@pytest.fixture
+def engines(tmp_path: pathlib.Path) -> Iterator[Callable[..., EngineAgent]]:
+    """``engines(spec_or_mode, game, seed=None, **options)``: an engine player (a misbehaving mode names the
+    script above), every one closed and its process groups killed when the test ends, failed or not."""
+    made: list[EngineAgent] = []
+    pids: set[int] = set()
+    script = tmp_path / "misbehaving.py"
+    script.write_text(MISBEHAVING)
+
+    def make(spec: str, game: str, seed: int | None = None, **options: object) -> EngineAgent:
+        if not spec.startswith("engine:"):
+            spec = f"engine:{PYTHON} {shlex.quote(str(script))} {spec}"
+        player = make_player(spec, game, seed, **options)
+        made.append(player)
+        if player.pid is not None:
+            pids.add(player.pid)
+        return player
+
+    try:
+        yield make
+    finally:
+        for player in made:
+            if player.pid is not None:
+                pids.add(player.pid)
+            player.close()
+        for pid in pids:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass

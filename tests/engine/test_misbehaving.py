@@ -1,0 +1,78 @@
+"""Engines that misbehave forfeit with Kaggle's reasons (error, timeout, illegal), and leave no process behind."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from cardwar import agents
+from cardwar.arena import Clock, play_game
+from cardwar.envs import make_raw_env
+from cardwar.record import replay_states
+from tests.engine.conftest import assert_gone
+
+
+def forfeit_of(player, game: str = "naval", seat: int = 0, clock: Clock | None = None, seed: int = 1):
+    """Play ``player`` in ``seat`` against random; the outcome."""
+    other = agents.make("random", game, seed=5)
+    players = (player, other) if seat == 0 else (other, player)
+    return play_game(make_raw_env(game), players, seed, game=game, clock=clock)
+
+
+@pytest.mark.parametrize("mode, reason, clock, options, words", [
+    ("crash", "error", None, {}, "exited with status 3"),
+    ("slow", "timeout", Clock(move_seconds=0.2), {}, "no move within 250 ms"),
+    ("hang", "timeout", None, {"move_limit_ms": 300}, "no move within 300 ms"),
+    ("illegal", "illegal", None, {}, "'fire all torpedoes' is not a move"),
+    ("garbage", "illegal", None, {}, "not JSON: 'e2e4'"),
+    ("bad_id", "illegal", None, {}, "id 100000 is not a legal move"),
+    ("protocol2", "error", None, {}, "the engine speaks protocol 2; this dealer speaks protocol 1"),
+])
+def test_a_misbehaving_engine_forfeits_with_its_reason_and_no_process_is_left(engines, mode, reason, clock, options,
+                                                                              words):
+    player = engines(mode, "naval", 1, **options)
+    pid = player.pid
+    start = time.monotonic()
+    out = forfeit_of(player, clock=clock)
+    assert out.forfeit is not None and (out.forfeit.seat, out.forfeit.reason) == (0, reason), out.forfeit
+    assert words in out.forfeit.detail and out.returns == [-1.0, 1.0]
+    assert time.monotonic() - start < 5  # a hang is cut at its limit, not waited out
+    assert_gone(pid)  # the hang engine's child `sleep` went with its process group
+    assert not list(replay_states(out.record))[-1].is_terminal()
+
+
+def test_a_well_behaved_engine_may_write_info_log_and_blank_lines_and_answer_by_id(engines):
+    out = forfeit_of(engines("chatty", "naval", 1))
+    assert out.forfeit is None and out.moves
+
+
+@pytest.mark.parametrize("mode", ["crash", "slow"])
+def test_after_a_failure_the_next_game_gets_a_fresh_process(engines, mode):
+    player = engines(mode, "naval", 1)
+    first = player.pid
+    out = forfeit_of(player, clock=Clock(move_seconds=0.2))
+    assert out.forfeit is not None and player.pid is None
+    player.game_over(out.record.result)
+    player.new_game()  # restarts it outside any move's clock
+    assert player.pid not in (None, first) and player.starts == 2
+    second = forfeit_of(player, clock=Clock(move_seconds=0.2))
+    assert second.forfeit is not None and second.forfeit.reason == out.forfeit.reason  # the same engine again
+    assert_gone(first)
+
+
+def test_an_engine_that_will_not_start_forfeits_for_error_then_is_tried_again(engines, tmp_path):
+    missing = tmp_path / "gone.py"
+    missing.write_text("")
+    player = engines(f"engine:/bin/sh {missing}", "naval", 1)  # exits at once: no hello
+    out = forfeit_of(player)
+    assert out.forfeit.reason == "error" and "hello" in out.forfeit.detail
+    assert forfeit_of(player).forfeit.reason == "error" and player.starts == 2
+
+
+def test_close_ends_the_process_group_and_a_closed_engine_is_gone(engines):
+    player = engines("hang", "naval", 1)
+    pid = player.pid
+    with player:
+        pass
+    assert_gone(pid)

@@ -8,7 +8,8 @@ process and once as ``engine:python -m cardwar engine --agent SPEC`` (one
 process for all games, as a tournament would run it); the moves must come out
 the same. The overhead is the difference of the first seat's thinking time per
 move as the arena's clock measures it (message building, JSON, the pipes, the
-view rebuilt and the observation encoded in the engine).
+view rebuilt and the observation encoded in the engine), after one warm-up game
+(the engine's first-time imports are not a per-move cost).
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def measure(game: str, spec: str, games: int, seed: int = 0) -> dict[str, Any]:
     local: list[float] = []
     remote: list[float] = []
     try:
+        warm = play_game(env, (engine, agents.make("random", game, seed=1)), seed + games, game=game)  # imports
+        engine.game_over(warm.record.result if warm.record else None)
         for g in range(seed, seed + games):
             a = play_game(env, (agents.make(spec, game, seed=g), agents.make("random", game, seed=g + 7)), g,
                           game=game)

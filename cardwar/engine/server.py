@@ -2,12 +2,14 @@
 
 Each move request is answered from what it carries: the view is rebuilt with
 ``NavalView.from_dict`` / ``HexView.from_dict`` (on the public map ``new_game``
-sent), the observation with the game's ``encode_observation``, the action mask
-from the legal ids. ``new_game`` builds a fresh agent from the spec with the
-seed it carries, exactly as ``agents.make(spec, game, seed=seed)`` does in
-process, so a served agent plays the same moves. Only protocol lines go to
-stdout; anything else (a stray print included) goes to stderr. The server exits
-0 on ``quit`` or at the end of its input, 1 on a message it cannot serve.
+sent), the observation with the game's ``encode_observation`` (only when the
+agent reads it), the action mask from the legal ids. ``new_game`` builds a fresh
+agent from the spec with the seed it carries, exactly as ``agents.make(spec, game,
+seed=seed)`` does in process, so a served agent plays the same moves. One agent is
+built before the hello is answered, so imports and model loading happen before
+any move's clock runs. Only protocol lines go to stdout; anything else (a stray
+print included) goes to stderr. The server exits 0 on ``quit`` or at the end of
+its input, 1 on a message it cannot serve.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class AgentServer:
                                  f"protocol {protocol.PROTOCOL_VERSION}")
             if msg.get("game", self.game) != self.game:
                 raise ServeError(f"the dealer plays {msg.get('game')!r}; this engine was started with --game {self.game}")
+            agents.make(self.spec, self.game)  # warm up (imports, a model loaded) before the first clock runs
             return protocol.engine_hello(f"cardwar {self.spec}", f"cardwar {__version__}")
         if kind == "new_game":
             self._new_game(msg)
@@ -80,18 +83,33 @@ class AgentServer:
             from cardwar.envs.naval.view import NavalView
 
             view: Any = NavalView.from_dict(msg["view"], self.config)
-            obs = encode_observation(view)
+            encode: Any = lambda: encode_observation(view)  # noqa: E731
         else:
             from cardwar.envs.hexwar.actions import NUM_ACTIONS  # type: ignore[assignment]
             from cardwar.envs.hexwar.observation import encode_observation as encode_hex
             from cardwar.envs.hexwar.view import HexView
 
             view = HexView.from_dict(msg["view"], self.scenario, self.config)
-            obs = encode_hex(view, view.map)
+            encode = lambda: encode_hex(view, view.map)  # noqa: E731
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         mask[legal] = 1
-        action = int(self.agent.act({"observation": obs, "action_mask": mask}, view))
+        action = int(self.agent.act(_Observation(encode, action_mask=mask), view))
         return {"type": "move", "move": self.names[action]}
+
+
+class _Observation(dict):
+    """The env's observation dict, its tensor encoded only if the agent reads it (the rule-based agents
+    read only the mask and the view: the tensor was a third of a served hex move)."""
+
+    def __init__(self, encode: Any, **items: Any) -> None:
+        super().__init__(**items)
+        self._encode = encode
+
+    def __missing__(self, key: str) -> Any:
+        if key != "observation":
+            raise KeyError(key)
+        self["observation"] = value = self._encode()
+        return value
 
 
 def serve(game: str, spec: str, inp: IO[bytes], out: IO[bytes], log: IO[str]) -> int:

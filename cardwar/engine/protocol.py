@@ -27,9 +27,12 @@ class ProtocolError(ValueError):
     """A line that is not a JSON object with a ``type``, or a message that breaks the protocol."""
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)  # messages are trees: no cycle to check
+
+
 def encode(message: dict[str, Any]) -> bytes:
     """One message as one line of compact JSON, newline included."""
-    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+    return _ENCODER.encode(message).encode() + b"\n"
 
 
 def decode(line: bytes | str) -> dict[str, Any]:

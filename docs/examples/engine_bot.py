@@ -4,7 +4,8 @@
 It speaks the JSON-lines engine protocol (docs/engine-protocol.md) on stdin/stdout
 and imports nothing from cardwar, so it is a template for a bot in any language:
 
-    cardwar match naval "engine:python docs/examples/engine_bot.py" heuristic --games 20
+    cardwar tournament --game naval --entrant h=heuristic \\
+        --entrant bot='engine:python docs/examples/engine_bot.py' --pairs 20
 
 Everything it needs comes in the messages: its seat's view, the moves it has seen
 and the legal moves, each with its notation. Logs go to stderr, never stdout.

@@ -163,8 +163,12 @@ class HexView(NamedTuple):
         from cardwar.envs.hexwar.config import HexConfig
 
         side = lambda x: None if x is None else SIDES.index(x)  # noqa: E731
-        units = tuple(UnitView(u["id"], SIDES.index(u["side"]), TYPE_NAMES[u["type"]], _hex_in(u["hex"]), u["hits"],
-                               u["activated"], u["hidden"], _card_in(u["card"])) for u in d["units"])
+        new, cells, cards = tuple.__new__, _CELLS, _CARDS  # read every move by a served agent: kept lean
+        units = tuple(new(UnitView, (u["id"], SIDES.index(u["side"]), TYPE_NAMES[u["type"]],
+                                     -1 if u["hex"] is None else cells.get(u["hex"]) or _hex_in(u["hex"]), u["hits"],
+                                     u["activated"], u["hidden"],
+                                     -1 if u["card"] is None else cards.get(u["card"]) or _card_in(u["card"])))
+                      for u in d["units"])
         p = d["pending_shot"]
         pending = None if p is None else PendingShot(tuple(p["shooters"]), p["target"])
         sc = public_map(scenario)

@@ -80,7 +80,7 @@ class EngineAgent:
         self._start_error: str | None = None
         self._in_game = False
         self._history: list[str] | None = None
-        self._seen = 0
+        self._seen = self._turn = 0
         self._start()
 
     # ------------------------------------------------------------ the arena's interface
@@ -94,23 +94,23 @@ class EngineAgent:
         start = time.monotonic()
         limit = self.move_limit_ms if budget_ms is None else budget_ms + self.grace_ms
         deadline = start + limit / 1000
-        history = [] if history is None else history
         proc = self._ready()
         legal = np.flatnonzero(observation["action_mask"]).tolist()
         try:
-            if self._starts_game(history):
+            if self._starts_game(history, view):
                 self._send(protocol.new_game(self.game, view, self.seed), deadline)
                 self._in_game = True
             self._stale(proc)
-            self._send(protocol.move_request(self.game, view, history, legal, budget_ms), deadline)
+            self._send(protocol.move_request(self.game, view, history or [], legal, budget_ms), deadline)
             action = self._answer(legal, deadline)
         except EngineTimeout:
-            self._fail("timeout", f"no move within {limit} ms")
+            self._fail("timeout", f"no move within {limit} ms" if budget_ms is None
+                       else f"no move within {budget_ms} ms (+{self.grace_ms} ms grace)")
         except EngineClosed as err:
             self._fail("error", str(err))
         except protocol.ProtocolError as err:
             self._fail("illegal", str(err))
-        self._history, self._seen = history, len(history)
+        self._history, self._seen, self._turn = history, len(history or ()), view.turn
         spent = (time.monotonic() - start) * 1000
         if budget_ms is not None and spent > budget_ms:
             raise PlayerFailure("timeout", f"answered in {spent:.0f} ms of {budget_ms} ms")
@@ -194,9 +194,14 @@ class EngineAgent:
         assert self._proc is not None
         return self._proc
 
-    def _starts_game(self, history: list[str]) -> bool:
-        """Whether this move is the first of a game: none is open, or a new history list no longer than the last."""
-        return not self._in_game or (history is not self._history and len(history) <= self._seen)
+    def _starts_game(self, history: list[str] | None, view: Any) -> bool:
+        """Whether this move is the first of a game: none is open, or the arena's history list is a new one
+        no longer than the last (without a history: the turn went back)."""
+        if not self._in_game:
+            return True
+        if history is None:
+            return view.turn < self._turn
+        return history is not self._history and len(history) <= self._seen
 
     def _stale(self, proc: EngineProcess) -> None:
         """Drop lines written since the last answer (an engine's extra output must not answer the next request)."""

@@ -38,6 +38,8 @@ MISBEHAVING = textwrap.dedent('''
                 sys.exit(3)
             if mode == "slow":
                 time.sleep(1.5)
+            if mode == "late":
+                time.sleep(0.3)
             if mode == "hang":
                 time.sleep(300)
             if mode == "illegal":

@@ -76,6 +76,27 @@ def test_an_engine_killed_mid_game_forfeits_and_is_restarted_for_the_next_game(e
     assert again.forfeit is None and bot.starts == 2 and bot.pid != first
 
 
+def test_an_engine_driven_by_act_alone_is_told_of_each_new_game(engines, tmp_path):
+    """Without the arena (no history, no game_over), a new game is seen from the turn going back."""
+    env = make_raw_env("naval")
+    transcript = tmp_path / "act.jsonl"
+    bot, other = engines(bot_spec(), "naval", seed=1, transcript=transcript), agents.make("random", "naval", seed=2)
+    asked = 0
+    for seed in (1, 2):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            mine = agent == env.possible_agents[0]
+            asked += mine
+            env.step((bot if mine else other).act(obs, env.view(agent)))
+    sent = [line for line in transcript.read_text().splitlines() if line.startswith("> ")]
+    assert sum('"type":"new_game"' in line for line in sent) == 2
+    assert sum('"type":"move"' in line for line in sent) == asked
+
+
 def test_no_engine_outlives_the_python_process_that_started_it(tmp_path):
     """An EngineAgent never closed is killed, with its process group, when Python exits."""
     script = tmp_path / "forget.py"

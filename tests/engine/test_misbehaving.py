@@ -22,7 +22,7 @@ def forfeit_of(player, game: str = "naval", seat: int = 0, clock: Clock | None =
 
 @pytest.mark.parametrize("mode, reason, clock, options, words", [
     ("crash", "error", None, {}, "exited with status 3"),
-    ("slow", "timeout", Clock(move_seconds=0.2), {}, "no move within 250 ms"),
+    ("slow", "timeout", Clock(move_seconds=0.2), {}, "no move within 200 ms (+50 ms grace)"),
     ("hang", "timeout", None, {"move_limit_ms": 300}, "no move within 300 ms"),
     ("illegal", "illegal", None, {}, "'fire all torpedoes' is not a move"),
     ("garbage", "illegal", None, {}, "not JSON: 'e2e4'"),
@@ -40,6 +40,14 @@ def test_a_misbehaving_engine_forfeits_with_its_reason_and_no_process_is_left(en
     assert time.monotonic() - start < 5  # a hang is cut at its limit, not waited out
     assert_gone(pid)  # the hang engine's child `sleep` went with its process group
     assert not list(replay_states(out.record))[-1].is_terminal()
+
+
+def test_an_answer_inside_the_grace_is_still_a_timeout_but_the_engine_is_kept(engines):
+    player = engines("late", "naval", 1, grace_ms=3000)  # answers after 300 ms
+    pid = player.pid
+    out = forfeit_of(player, clock=Clock(move_seconds=0.1))
+    assert (out.forfeit.reason, player.pid, player.starts) == ("timeout", pid, 1)
+    assert "of 100 ms" in out.forfeit.detail
 
 
 def test_a_well_behaved_engine_may_write_info_log_and_blank_lines_and_answer_by_id(engines):

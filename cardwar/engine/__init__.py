@@ -1,4 +1,4 @@
-"""The JSON-lines engine protocol (``docs/engine-protocol.md``): external programs as players, and our agents as programs.
+"""The JSON-lines engine protocol (``docs/engine-protocol.md``): programs as players, our agents as programs.
 
 - :mod:`cardwar.engine.protocol`: the messages;
 - :mod:`cardwar.engine.client`: :class:`EngineAgent`, the dealer's side (``engine:CMD`` player specs);

@@ -47,7 +47,8 @@ class AgentServer:
                 raise ServeError(f"the dealer speaks protocol {msg.get('protocol')!r}; this engine speaks "
                                  f"protocol {protocol.PROTOCOL_VERSION}")
             if msg.get("game", self.game) != self.game:
-                raise ServeError(f"the dealer plays {msg.get('game')!r}; this engine was started with --game {self.game}")
+                raise ServeError(f"the dealer plays {msg.get('game')!r}; this engine was started with "
+                                 f"--game {self.game}")
             agents.make(self.spec, self.game)  # warm up (imports, a model loaded) before the first clock runs
             return protocol.engine_hello(f"cardwar {self.spec}", f"cardwar {__version__}")
         if kind == "new_game":

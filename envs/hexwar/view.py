@@ -174,7 +174,8 @@ class HexView(NamedTuple):
         sc = public_map(scenario)
         if not isinstance(config, HexConfig):
             config = HexConfig.from_dict(config)
-        return cls(side(d["side"]), HexPhase[d["phase"].upper()], d["turn"], d["turns"], side(d["current"]),  # type: ignore[arg-type]
+        return cls(side(d["side"]), HexPhase[d["phase"].upper()],  # type: ignore[arg-type]
+                   d["turn"], d["turns"], side(d["current"]),
                    -1 if d["acting"] is None else d["acting"], units, tuple(d["order"]),
                    tuple(_hex_in(h) for h in d["smoke"]), tuple(-1 if h is None else side(h) for h in d["holders"]),
                    pending, tuple(ShotReport(**r) for r in d["last_shots"]), (d["lost"]["blue"], d["lost"]["red"]),

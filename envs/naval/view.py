@@ -157,7 +157,8 @@ class NavalView(NamedTuple):
         if not isinstance(config, NavalConfig):
             config = NavalConfig.from_dict(config)
         mc, hc = d["mulligan_choices"], d["hand_counts"]
-        return cls(seat(d["seat"]), Phase[d["phase"].upper()], seat(d["active"]), seat(d["current"]),  # type: ignore[arg-type]
+        return cls(seat(d["seat"]), Phase[d["phase"].upper()],  # type: ignore[arg-type]
+                   seat(d["active"]), seat(d["current"]),
                    -1 if d["first_player"] is None else seat(d["first_player"]), d["turn"], d["actions_taken"],
                    d["deployed"], d["attacked"], cards(d["hand"]), tuple(owner), tuple(ship), cards(d["discards"]),
                    d["deck_count"], (hc["A"], hc["B"]), pend, (mc["A"], mc["B"]), cards(d["mulligan_shown"]),

@@ -112,6 +112,12 @@ class _Observation(dict):
         self["observation"] = value = self._encode()
         return value
 
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default
+
+    def __contains__(self, key: object) -> bool:
+        return key == "observation" or super().__contains__(key)
+
 
 def serve(game: str, spec: str, inp: IO[bytes], out: IO[bytes], log: IO[str]) -> int:
     """Answer the dealer's messages on ``inp`` until ``quit`` or the end of input; the exit status."""

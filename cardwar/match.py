@@ -55,9 +55,23 @@ class MatchResult:
 
 def play_game(game: str, spec_first: str, spec_second: str, seed: int, scenario: str | None = None,
               rules: dict | None = None) -> list[float]:
-    """One game; returns the two seats' returns. Each agent sees only its seat's observation and view."""
-    return play_agents(make_env(game, scenario, rules), agents.make(spec_first, game, seed=seed * 2 + 1),
-                       agents.make(spec_second, game, seed=seed * 2 + 2), seed)
+    """One game; returns the two seats' returns. Each player sees only its seat's observation and view.
+
+    A spec may name one of our agents or an external engine (``engine:CMD``); an engine
+    that misbehaves forfeits, as in a tournament.
+    """
+    from cardwar.arena import is_engine_spec, make_player, play_game as arena_game
+
+    players = [make_player(spec_first, game, seed=seed * 2 + 1), make_player(spec_second, game, seed=seed * 2 + 2)]
+    engines = any(is_engine_spec(s) for s in (spec_first, spec_second))
+    try:
+        return arena_game(make_env(game, scenario, rules), players, seed, game=game,
+                          specs=(spec_first, spec_second), scenario=scenario, forfeits=engines).returns
+    finally:
+        for p in players:
+            close = getattr(p, "close", None)
+            if close is not None:
+                close()
 
 
 def play_agents(env, first, second, seed: int, on_move=None) -> list[float]:
@@ -82,8 +96,12 @@ def _pair(args: tuple) -> tuple[list[float], list[float]]:
 def run_match(game: str, spec_a: str, spec_b: str, games: int, seed: int = 0, scenario: str | None = None,
               rules: dict | None = None, workers: int = 1, progress: bool = True) -> MatchResult:
     """Play ``games`` games (rounded up to pairs) and total them from A's side."""
-    agents.make(spec_a, game)  # fail fast on a bad spec, before any process starts
-    agents.make(spec_b, game)
+    from cardwar.arena import check_player_spec, is_engine_spec
+
+    for spec in (spec_a, spec_b):  # fail fast on a bad spec, before any process starts
+        check_player_spec(spec, game)
+        if not is_engine_spec(spec):
+            agents.make(spec, game)  # also loads a ppo model once, to check it fits the game
     pairs = [(game, spec_a, spec_b, seed + k, scenario, rules) for k in range((games + 1) // 2)]
     res = MatchResult(game, spec_a, spec_b)
     start = time.perf_counter()

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cardwar import agents
 from cardwar.human import HumanPlayer, QuitGame, Screen
 from cardwar.record import SEATS, GameRecord, Move, result_of
 
@@ -49,7 +48,9 @@ def _narrated_game(env: Any, players: dict[str, Any], board: Callable[[Any], str
 
 def _seat_players(game: str, specs: tuple[str, str], seed: int, human: Callable[[int], HumanPlayer]) -> dict:
     """The player of each seat: a person for ``human``, else the agent the spec names."""
-    return {name: human(i) if spec == "human" else agents.make(spec, game, seed=seed * 2 + 1 + i)
+    from cardwar.arena import make_player
+
+    return {name: human(i) if spec == "human" else make_player(spec, game, seed=seed * 2 + 1 + i)
             for i, (name, spec) in enumerate(zip(SEATS[game], specs))}
 
 

@@ -66,6 +66,12 @@ CASES = [
     (["train", "naval", "--set", "eval.opponents=[heuristic:foo=1]"], "samples"),
     (["train", "naval", "--resume", "{dir}/no_such_run"], "no_such_run"),
     (["train", "naval", "--steps", "1"], "rollout"),
+    # engines
+    (["engine", "--game", "naval", "--agent", "heurstic"], "did you mean heuristic"),
+    (["match", "naval", "engine:", "random"], "engine"),
+    (["match", "naval", "engine:python 'unbalanced", "random"], "engine"),
+    (["match", "naval", "engine:no-such-program-here", "random"], "no-such-program-here"),
+    (["tournament", "--game", "naval", "--entrant", "a=random", "--entrant", "b=engine:python 'x"], "entrants.b"),
     # tournaments
     (["tournament"], "give a tournament config"),
     (["tournament", "{dir}/missing.yaml"], "missing.yaml"),

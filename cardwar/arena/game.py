@@ -146,8 +146,8 @@ def play_game(env: Any, players: Sequence[Any], seed: int, *, game: str, specs: 
         out.moves.append(Move(agent, to_str(action)))
         out.times.append(spent)
         lines = visible_lines(game, before, action, env.state)
-        for k in (0, 1):
-            history[k].append(to_str(action) if k == seat else "; ".join(lines))
+        for k in (0, 1):  # the mover sees its move in notation, and both see what it publicly caused
+            history[k].append("; ".join([to_str(action), *lines[1:]]) if k == seat else "; ".join(lines))
     state = env.state
     if out.forfeit is not None:
         out.returns = [1.0, 1.0]

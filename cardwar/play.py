@@ -46,6 +46,27 @@ def _narrated_game(env: Any, players: dict[str, Any], board: Callable[[Any], str
     return None
 
 
+def turn_starts(game: str, out: Callable[[str], None]) -> Callable[[Any], bool]:
+    """``new_turn(state)``: True the first time a turn is seen (naval: from its first action, saying who
+    goes first on turn 1), so the board is printed once a turn (play and replay alike)."""
+    seen: set[int] = set()
+
+    def naval(state: Any) -> bool:  # as `cardwar play`: once a turn, from its first action
+        if state.phase.name != "ACTION" or state.turn in seen:
+            return False
+        seen.add(state.turn)
+        if state.turn == 1:
+            out(f"Captain {'AB'[state.first_player]} goes first")
+        return True
+
+    def hexwar(state: Any) -> bool:
+        fresh = state.turn not in seen
+        seen.add(state.turn)
+        return fresh
+
+    return naval if game == "naval" else hexwar
+
+
 def _seat_players(game: str, specs: tuple[str, str], seed: int, human: Callable[[int], HumanPlayer]) -> dict:
     """The player of each seat: a person for ``human``, else the agent the spec names."""
     from cardwar.arena import make_player
@@ -129,15 +150,7 @@ def play_naval(config: Any, seed: int, spec_a: str, spec_b: str, viewer: str = "
     env.reset(seed=seed)
     if not quiet:
         out(f"Hit the Deck! seed {seed}: Captain A = {spec_a}, Captain B = {spec_b}")
-    seen_turns: set[int] = set()
-
-    def new_turn(state: Any) -> bool:
-        if state.phase.name != "ACTION" or state.turn in seen_turns:
-            return False
-        seen_turns.add(state.turn)
-        if state.turn == 1:
-            out(f"Captain {'AB'[state.first_player]} goes first")
-        return True
+    new_turn = turn_starts("naval", out)
 
     def move_line(n: int, before: Any, action: int) -> str:
         return f"  {n:3d}. Captain {'AB'[before.current]}: {action_to_string(action)}"
@@ -189,12 +202,7 @@ def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red:
         out(f"{shown.title} (seed {seed}): blue = {spec_blue}, red = {spec_red}")
         if shown.description:
             out(shown.description)
-    seen_turns: set[int] = set()
-
-    def new_turn(state: Any) -> bool:
-        fresh = state.turn not in seen_turns
-        seen_turns.add(state.turn)
-        return fresh
+    new_turn = turn_starts("hexwar", out)
 
     rec, _ = _run(env, "hexwar", specs, seed, players, lambda st: render_state(st, who), narrate, new_turn, screen,
                   quiet, save, scenario=scenario)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cardwar.play import turn_starts
 from cardwar.record import SEATS, GameRecord, RecordError, replay_states
 
 VIEWERS = ("spectator", "omniscient", "A", "B", "blue", "red")
@@ -280,25 +281,6 @@ def result_line(g: _Game) -> str:
     return f"Result: {g.describe(res.get('detail'), winner)}"
 
 
-def _new_turn_fn(game: str, out: Callable[[str], None]) -> Callable[[Any], bool]:
-    seen: set[int] = set()
-
-    def naval(state: Any) -> bool:  # as `cardwar play`: once a turn, from its first action
-        if state.phase.name != "ACTION" or state.turn in seen:
-            return False
-        seen.add(state.turn)
-        if state.turn == 1:
-            out(f"Captain {'AB'[state.first_player]} goes first")
-        return True
-
-    def hexwar(state: Any) -> bool:
-        fresh = state.turn not in seen
-        seen.add(state.turn)
-        return fresh
-
-    return naval if game == "naval" else hexwar
-
-
 def replay_text(g: _Game, viewer_name: str, to: int | None = None, step: bool = False,
                 out: Callable[[str], None] = print, read: Callable[[str], str] | None = None,
                 quiet: bool = False, source: str | None = None) -> int:
@@ -318,7 +300,7 @@ def replay_text(g: _Game, viewer_name: str, to: int | None = None, step: bool = 
     if not quiet:
         for line in header_lines(g, viewer_name, source):
             out(line)
-    new_turn = _new_turn_fn(rec.game, out if not quiet else (lambda _: None))
+    new_turn = turn_starts(rec.game, out if not quiet else (lambda _: None))
     shown = 0
     for i in range(stop):
         before, after, move = g.states[i], g.states[i + 1], rec.moves[i]

@@ -21,6 +21,7 @@ from cardwar.envs.naval.cards import card_to_str
 from cardwar.record import SEATS, GameRecord, replay_states
 from cardwar.tournament.store import GameRow, Store
 from tests.subprocesses import run_command
+from tests.misbehaving_agents import Crashing
 
 MOVE_LINE = re.compile(r"^\s+(\d+)\. (Captain [AB]|blue|red)(?:: (.*))?$")
 CARD = re.compile(r"(?<![\w])(?:10|[2-9AJQK])[CDHS](?![\w])")
@@ -35,19 +36,6 @@ def cli(capsys, *argv: str) -> tuple[int, str, str]:
         code = stop.code
     captured = capsys.readouterr()
     return code, captured.out, captured.err
-
-
-class Crashing:
-    """Plays randomly, then raises on its ``at``-th move (an agent that forfeits for error)."""
-
-    def __init__(self, at: int) -> None:
-        self.n, self.at, self.rng = 0, at, np.random.default_rng(0)
-
-    def act(self, obs, view):
-        self.n += 1
-        if self.n >= self.at:
-            raise RuntimeError("segfault in my evaluation function")
-        return int(self.rng.choice(np.flatnonzero(obs["action_mask"])))
 
 
 @pytest.fixture(scope="module")

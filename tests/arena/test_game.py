@@ -12,19 +12,7 @@ from cardwar.arena import Clock, PlayerFailure, play_game
 from cardwar.envs import make_raw_env
 from cardwar.envs.naval.cards import card_to_str
 from cardwar.record import final_state, replay_states
-
-
-class Crashing:
-    """Plays randomly, then raises on its ``at``-th move."""
-
-    def __init__(self, at: int) -> None:
-        self.n, self.at, self.rng = 0, at, np.random.default_rng(0)
-
-    def act(self, obs, view):
-        self.n += 1
-        if self.n >= self.at:
-            raise RuntimeError("segfault in my evaluation function")
-        return int(self.rng.choice(np.flatnonzero(obs["action_mask"])))
+from tests.misbehaving_agents import Crashing
 
 
 class Illegal:

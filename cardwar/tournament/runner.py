@@ -103,7 +103,6 @@ def run_tournament(config: TournamentConfig, store: Store, workers: int = 1, bac
     pairings = config.pairings()
     for batch in rounds:
         batch = [j for j in batch if j.pairing not in summary.sprt]
-        summary.skipped_by_sprt += 0
         if not batch:
             continue
         feed = _ray(batch, workers, ray_address) if backend == "ray" else _local(batch, workers)
@@ -120,8 +119,8 @@ def run_tournament(config: TournamentConfig, store: Store, workers: int = 1, bac
                 res = sprt_decision(config, [r for r in stored if r.pairing == p], a, b)
                 if res is not None and res.decision is not None:
                     summary.sprt[p] = res.decision
-    summary.skipped_by_sprt = sum(1 for j in todo if j.pairing in summary.sprt) - sum(
-        1 for j in todo if j.pairing in summary.sprt and (j.pairing, j.pair) in store.done_pairs(config.name))
+    stored = store.done_pairs(config.name)
+    summary.skipped_by_sprt = sum(1 for j in todo if j.pairing in summary.sprt and (j.pairing, j.pair) not in stored)
     summary.seconds = time.perf_counter() - start
     return summary
 

@@ -72,7 +72,6 @@ def resolve_config(args: argparse.Namespace) -> TournamentConfig:
 
 def run_command(args: argparse.Namespace) -> int:
     from cardwar.tournament.report import build_report, to_markdown, write_reports
-    from cardwar.tournament.runner import run_tournament
     from cardwar.tournament.store import Store
 
     if args.config is None and args.game is None:
@@ -103,7 +102,6 @@ def _play(args: argparse.Namespace, config: TournamentConfig, store: Any, db: Pa
     from tqdm import tqdm
 
     from cardwar.tournament.runner import run_tournament
-
     from cardwar.tournament.schedule import schedule
 
     total = len(schedule(config))

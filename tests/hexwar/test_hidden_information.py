@@ -21,7 +21,6 @@ from cardwar.envs.hexwar.observation import encode_observation
 from cardwar.envs.hexwar.picture import render_rgb
 from cardwar.envs.hexwar.scenario import Scenario, cell_of, hex_of, load_scenario, scenario_from_dict
 from cardwar.envs.hexwar.state import HexPhase, HexState
-from cardwar.envs.hexwar.terrain import Terrain
 from cardwar.envs.hexwar.text import render_state
 
 HIDDEN = HexConfig(hidden_units=True)

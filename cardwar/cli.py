@@ -265,6 +265,9 @@ def build_parser() -> argparse.ArgumentParser:
     from cardwar.tournament.command import add_parser as add_tournament
 
     add_tournament(sub, _number)
+    from cardwar.serve.command import add_parser as add_serve
+
+    add_serve(sub, _number)
     agents_cmd = sub.add_parser("agents", help="the agents and the options their specs take")
     agents_cmd.add_argument("game", nargs="?", choices=["naval", "hexwar"])
     agents_cmd.add_argument("--json", action="store_true", help="one JSON object")

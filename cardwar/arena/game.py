@@ -25,8 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardwar.arena.visibility import visible_lines
-from cardwar.record import SEATS, GameRecord, Move, result_of
+from cardwar.arena.table import Table
+from cardwar.record import SEATS, GameRecord, Move
 
 FORFEIT_REASONS = ("error", "timeout", "illegal")
 
@@ -77,15 +77,8 @@ class GameOutcome:
         return len(self.moves)
 
 
-def _notation(game: str) -> tuple[Callable[[int], str], Callable[[str], int]]:
-    if game == "naval":
-        from cardwar.envs.naval import action_to_string, string_to_action
-    else:
-        from cardwar.envs.hexwar import action_to_string, string_to_action  # type: ignore[assignment]
-    return action_to_string, string_to_action
-
-
-def _ask(player: Any, obs: dict, view: Any, budget: float | None, history: list[str]) -> Any:
+def ask(player: Any, obs: dict, view: Any, budget: float | None, history: list[str]) -> Any:
+    """``player``'s move: with the time budget and the seat's history if it can use them (an engine)."""
     if hasattr(player, "act_within"):
         return player.act_within(obs, view, None if budget is None else int(budget * 1000), history)
     return player.act(obs, view)
@@ -102,22 +95,17 @@ def play_game(env: Any, players: Sequence[Any], seed: int, *, game: str, specs: 
     to see, not a result) the error is raised instead.
     """
     clock = clock or Clock()
-    to_str, _ = _notation(game)
-    env.reset(seed=seed)
-    seats = list(env.possible_agents)
+    table = Table(env, game, seed, specs=tuple(specs), scenario=scenario)  # type: ignore[arg-type]
     out = GameOutcome(returns=[0.0, 0.0])
     used = [0.0, 0.0]
-    history: list[list[str]] = [[], []]
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        seat = seats.index(agent)
+    while not table.over:
+        seat = table.to_move
+        assert seat is not None
+        agent, obs = table.seats[seat], table.observation(seat)
         budget = clock.budget(used[seat])
         start = time.perf_counter()
         try:
-            action = _ask(players[seat], obs, env.view(agent), budget, history[seat])
+            action = ask(players[seat], obs, table.view(seat), budget, table.history[seat])
         except PlayerFailure as failure:
             if not forfeits:
                 raise
@@ -138,35 +126,19 @@ def play_game(env: Any, players: Sequence[Any], seed: int, *, game: str, specs: 
                 raise ValueError(f"{agent} played {action!r}, which is not a legal move")
             out.forfeit = Forfeit(seat, "illegal", f"{action!r} is not a legal move")
             break
-        action = int(action)
         if on_move is not None:
-            on_move(agent, obs, action)
-        before = env.state.clone()
-        env.step(action)
-        out.moves.append(Move(agent, to_str(action)))
+            on_move(agent, obs, int(action))
+        table.play(int(action))
         out.times.append(spent)
-        lines = visible_lines(game, before, action, env.state)
-        for k in (0, 1):  # the mover sees its move in notation, and both see what it publicly caused
-            history[k].append("; ".join([to_str(action), *lines[1:]]) if k == seat else "; ".join(lines))
-    state = env.state
+    out.moves = list(table.moves)
     if out.forfeit is not None:
         out.returns = [1.0, 1.0]
         out.returns[out.forfeit.seat] = -1.0
+        f, seats = out.forfeit, SEATS[game]
+        result = {"winner": seats[1 - f.seat], "returns": out.returns, "turns": env.state.turn,
+                  "forfeit": {"seat": seats[f.seat], "reason": f.reason, "detail": f.detail}}
+        out.record = table.record(finished=True, result=result)
     else:
-        out.returns = list(state.returns())
-    out.record = _record(env, game, seed, specs, scenario, out)
+        out.returns = list(env.state.returns())
+        out.record = table.record()
     return out
-
-
-def _record(env: Any, game: str, seed: int, specs: Sequence[str], scenario: str | None, out: GameOutcome) -> GameRecord:
-    s, seats = env.state, SEATS[game]
-    if out.forfeit is not None:
-        f = out.forfeit
-        result: dict[str, Any] = {"winner": seats[1 - f.seat], "returns": out.returns, "turns": s.turn,
-                                  "forfeit": {"seat": seats[f.seat], "reason": f.reason, "detail": f.detail}}
-    else:
-        result = result_of(s, seats)
-    return GameRecord(game=game, seed=seed, players=dict(zip(seats, specs)), moves=tuple(out.moves),
-                      rules=env.config.to_dict(), scenario=scenario,
-                      scenario_data=s.scenario.to_dict() if game == "hexwar" else None,
-                      finished=True, result=result)

@@ -1,0 +1,125 @@
+"""A game in progress, one move at a time: the env, the moves so far and what each seat has seen.
+
+:func:`cardwar.arena.play_game` drives a :class:`Table` to the end in one call; the
+server (``cardwar serve``) keeps one open between a person's moves and rebuilds it
+from its record after a restart. Either way a move is checked, applied, recorded
+and told to each seat the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardwar.arena.visibility import visible_lines
+from cardwar.record import SEATS, GameRecord, Move, RecordError, result_of
+
+
+def notation(game: str) -> tuple[Any, Any]:
+    """``(action_to_string, string_to_action)`` of ``game``."""
+    if game == "naval":
+        from cardwar.envs.naval import action_to_string, string_to_action
+    else:
+        from cardwar.envs.hexwar import action_to_string, string_to_action  # type: ignore[assignment]
+    return action_to_string, string_to_action
+
+
+class Table:
+    """One game of ``env`` (a raw AEC env of ``game``, reset here with ``seed``).
+
+    ``history[seat]`` is that seat's visible move history: its own moves in notation,
+    the other's as the public log tells them (face-down cards unnamed, a hidden unit's
+    move not placed). ``log`` is the public log, a line a move, as a spectator sees it.
+    """
+
+    def __init__(self, env: Any, game: str, seed: int, *, specs: tuple[str, str] = ("?", "?"),
+                 scenario: str | None = None) -> None:
+        self.env, self.game, self.seed, self.specs, self.scenario = env, game, seed, tuple(specs), scenario
+        self.to_str, self.parse = notation(game)
+        env.reset(seed=seed)
+        self.seats: list[str] = list(env.possible_agents)
+        self.moves: list[Move] = []
+        self.history: list[list[str]] = [[], []]
+        self.log: list[str] = []
+        self._settle()
+
+    # ------------------------------------------------------------ reading
+    @property
+    def state(self) -> Any:
+        return self.env.state
+
+    @property
+    def over(self) -> bool:
+        return bool(self.state.is_terminal())
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat (0 or 1) to move, or None when the game is over."""
+        return None if self.over else self.seats.index(self.env.agent_selection)
+
+    def observation(self, seat: int) -> Any:
+        return self.env.observe(self.seats[seat])
+
+    def view(self, seat: int | None) -> Any:
+        """What ``seat`` may know (None: a spectator's public view)."""
+        return self.state.information_view(seat)
+
+    def legal(self) -> list[int]:
+        """The legal action ids of the seat to move (none when the game is over)."""
+        return [] if self.over else list(self.state.legal_actions())
+
+    # ------------------------------------------------------------ playing
+    def play(self, action: int) -> list[str]:
+        """Apply the legal ``action`` of the seat to move; returns the public log lines it made.
+
+        ValueError (the game is over, or the move is not legal) leaves the game unchanged.
+        """
+        if self.over:
+            raise ValueError("the game is over")
+        if not self.state.is_legal(int(action)):
+            raise ValueError(f"{self.to_str(int(action))!r} is not a legal move now")
+        seat, action = self.to_move, int(action)
+        before = self.state.clone()
+        self.env.step(action)
+        self.moves.append(Move(self.seats[seat], self.to_str(action)))
+        lines = visible_lines(self.game, before, action, self.state)
+        for k in (0, 1):  # the mover sees its move in notation, and both see what it publicly caused
+            self.history[k].append("; ".join([self.to_str(action), *lines[1:]]) if k == seat else "; ".join(lines))
+        self.log.append("; ".join(lines))
+        self._settle()
+        return lines
+
+    def _settle(self) -> None:
+        """Step past the AEC env's dead steps (a finished seat's ``None``) so the env waits on a live move."""
+        env = self.env
+        while env.agents:
+            _, _, term, trunc, _ = env.last()
+            if not (term or trunc):
+                return
+            env.step(None)
+
+    # ------------------------------------------------------------ the record
+    def record(self, *, finished: bool | None = None, result: dict | None = None, quit_by: str | None = None) -> GameRecord:
+        """The game record so far (``cardwar replay`` plays it back); ``result`` overrides the rules' result
+        (a forfeit or a resignation)."""
+        s, seats = self.state, SEATS[self.game]
+        done = self.over if finished is None else finished
+        if result is None and self.over:
+            result = result_of(s, seats)
+        return GameRecord(game=self.game, seed=self.seed, players=dict(zip(seats, self.specs)),
+                          moves=tuple(self.moves), rules=self.env.config.to_dict(), scenario=self.scenario,
+                          scenario_data=s.scenario.to_dict() if self.game == "hexwar" else None,
+                          finished=done, result=result, quit_by=quit_by)
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> Table:
+        """The table the record's moves lead to (:class:`RecordError` if a move does not replay)."""
+        from cardwar.record import make_env
+
+        table = cls(make_env(record), record.game, record.seed, specs=tuple(record.players.values()),  # type: ignore[arg-type]
+                    scenario=record.scenario)
+        for i, m in enumerate(record.moves):
+            try:
+                table.play(table.parse(m.move))
+            except ValueError as err:
+                raise RecordError(f"moves[{i}] {m.move!r}: {err}") from None
+        return table

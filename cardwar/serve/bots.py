@@ -1,0 +1,56 @@
+"""Which agents a client may play against, with which options, within the session's move time.
+
+A client names an agent and options as in a spec (``mcts``, ``heuristic:samples=64``);
+the server refuses what would let a client reach outside its game or hold the CPU:
+a model ``path`` (a file on the server), ``engine:`` programs, an iteration count
+(unbounded time), and its own ``seconds`` - the session's ``move_ms`` sets that.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardwar import agents
+from cardwar.agents.spec import AgentSpecError
+
+REFUSED_OPTIONS = frozenset({"path", "iterations", "seconds"})
+"""Options a client may not set: the server chooses the model and the thinking time."""
+
+LIMITS: dict[str, float] = {"samples": 256, "rollout_depth": 64}
+"""Options a client may set only up to a bound (their cost grows with the value)."""
+
+
+def bot_catalogue(game: str) -> list[dict[str, Any]]:
+    """The agents a session of ``game`` may choose, with the options a client may set."""
+    out = []
+    for name in agents.available():
+        info = agents.REGISTRY[name].to_dict(game)
+        info["options"] = [o for o in info["options"] if o["name"] not in REFUSED_OPTIONS]
+        for o in info["options"]:
+            if o["name"] in LIMITS:
+                o["range"] = f"<= {LIMITS[o['name']]:g}"
+        info["thinks_for_move_ms"] = any(o.name == "seconds" for o in agents.REGISTRY[name].options[game])
+        out.append(info)
+    return out
+
+
+def bot_spec(game: str, agent: str, options: dict[str, Any], move_ms: int) -> str:
+    """The agent spec the server builds the bot from; :class:`AgentSpecError` (one line) if not allowed."""
+    if not isinstance(agent, str) or agent not in agents.REGISTRY:
+        raise AgentSpecError(f"unknown agent {agent!r}; agents: {', '.join(agents.available())}")
+    for key, value in options.items():
+        if key in REFUSED_OPTIONS:
+            raise AgentSpecError(f"option {key!r} is set by the server, not a client"
+                                 + (" (give move_ms for the thinking time)" if key == "seconds" else ""))
+        if not isinstance(value, (str, int, float, bool)) or value is None:
+            raise AgentSpecError(f"option {key!r}: give a number, true/false or a string, got {value!r}")
+        if key in LIMITS and isinstance(value, (int, float)) and not isinstance(value, bool) and value > LIMITS[key]:
+            raise AgentSpecError(f"option {key}={value} is above this server's limit {LIMITS[key]:g}")
+    declared = {o.name for o in agents.REGISTRY[agent].options.get(game, ())}
+    given = dict(options)
+    if "seconds" in declared:  # search: the session's move time, with room for the server's own work
+        given["seconds"] = round(max(0.001, move_ms / 1000 * 0.8), 4)
+    text = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in given.items())
+    spec = f"{agent}:{text}" if text else agent
+    agents.check_spec(spec, game)
+    return spec

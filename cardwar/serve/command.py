@@ -1,0 +1,86 @@
+"""``cardwar serve``: the bot server (HTTP API and web page) under uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from cardwar.serve.settings import ServerSettings
+
+
+def add_parser(sub: Any, number: Any) -> None:
+    """The ``serve`` sub-parser (``number(kind, minimum, name)`` is the CLI's checked-number type)."""
+    s = sub.add_parser("serve", help="serve our agents as opponents over HTTP, with a web page to play on "
+                                     "(docs/serve.md)")
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    s.add_argument("--port", type=number(int, 0, "--port"), default=8000, help="port (default 8000)")
+    s.add_argument("--db", default="cardwar-sessions.db", help="SQLite file of the sessions (default "
+                                                              "cardwar-sessions.db; a restart continues its games)")
+    s.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
+                   help="a web origin allowed to call the API from its pages, e.g. https://game.example "
+                        "(repeat; none by default)")
+    s.add_argument("--max-sessions-per-client", type=number(int, 1, "--max-sessions-per-client"), default=20,
+                   help="open sessions one client address may hold (default 20)")
+    s.add_argument("--max-sessions", type=number(int, 1, "--max-sessions"), default=2000,
+                   help="open sessions in all (default 2000)")
+    s.add_argument("--session-ttl", type=number(float, 1, "--session-ttl"), default=24 * 3600.0, metavar="SECONDS",
+                   help="a session idle this long expires (default 86400)")
+    s.add_argument("--max-move-ms", type=number(int, 1, "--max-move-ms"), default=2000,
+                   help="most thinking time a session may give the bot per move (default 2000)")
+    s.add_argument("--default-move-ms", type=number(int, 1, "--default-move-ms"), default=300,
+                   help="the bot's time per move when a session does not say (default 300)")
+    s.add_argument("--max-body-bytes", type=number(int, 64, "--max-body-bytes"), default=16 * 1024,
+                   help="largest request body (default 16384)")
+    s.add_argument("--reproducible-seeds", action="store_true",
+                   help="deal from the client's seed as given (research and tests: a client that knows the seed "
+                        "knows the deck; by default a secret is mixed in)")
+    s.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    s.set_defaults(func=run_command)
+
+
+class HideTokens(logging.Filter):
+    """Access-log lines never show a session token (``?token=`` of an event stream)."""
+
+    PATTERN = re.compile(r"token=[^&\s\"]*")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args:
+            record.args = tuple(self.PATTERN.sub("token=***", a) if isinstance(a, str) else a
+                                for a in record.args)  # type: ignore[union-attr]
+        return True
+
+
+def settings_from_args(args: argparse.Namespace) -> ServerSettings:
+    db = Path(args.db)
+    if db.is_dir():
+        raise ValueError(f"--db {args.db}: is a folder; give a file")
+    return ServerSettings(db=db, cors_origins=tuple(args.cors_origin),
+                          max_sessions_per_client=args.max_sessions_per_client, max_sessions=args.max_sessions,
+                          session_ttl_s=args.session_ttl, max_body_bytes=args.max_body_bytes,
+                          max_move_ms=args.max_move_ms, default_move_ms=args.default_move_ms,
+                          extra={"reproducible_seeds": args.reproducible_seeds})
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Serve until interrupted (Ctrl-C or SIGTERM end it cleanly; open games stay in the database)."""
+    import uvicorn
+
+    from cardwar.serve.app import create_app
+
+    settings = settings_from_args(args)
+    app = create_app(settings)
+    logging.getLogger("uvicorn.access").addFilter(HideTokens())
+    shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
+    print(f"cardwar serve: http://{shown}:{args.port}/ (API docs at /docs), sessions in {settings.db}",
+          file=sys.stderr, flush=True)
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=5)
+    except SystemExit as stop:  # uvicorn exits 1 when it cannot bind the port; say it in one line
+        if stop.code not in (0, None):
+            raise ValueError(f"cannot listen on {args.host}:{args.port} (in use, or not an address of this "
+                             "machine)") from None
+    return 0

@@ -1,0 +1,350 @@
+"""Sessions: a person's game against a bot, kept in SQLite and in memory.
+
+A session holds a :class:`cardwar.arena.Table`, the bot (any agent of
+:mod:`cardwar.serve.bots`) and the seat of the person. After the person's move the
+bot plays until it is the person's turn again or the game ends, within the session's
+move time; then the record is saved in one transaction. A session not in memory (a
+restarted server, or one pushed out of the cache) is rebuilt by replaying its record.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardwar.agents.spec import AgentSpecError
+from cardwar.arena import make_player
+from cardwar.arena.game import ask
+from cardwar.arena.table import Table
+from cardwar.engine.protocol import notation_table
+from cardwar.record import SEATS, GameRecord, RecordError
+from cardwar.serve.bots import bot_spec
+from cardwar.serve.errors import ServeError, bad_request, not_found
+from cardwar.serve.settings import ServerSettings
+from cardwar.serve.store import SessionRow, SessionStore, StaleSession
+
+MAX_SEED = 2**63 - 1
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def deal_seed(client_seed: int, salt: int) -> int:
+    """The seed the game is dealt from: the client's seed mixed with the session's secret salt, so that
+    knowing the seed never tells a client the deck, the deal or a hidden unit (it is shown when the game ends)."""
+    digest = hashlib.sha256(f"{salt}:{client_seed}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def scenarios(game: str) -> list[str]:
+    """The scenarios a session may name: the shipped maps and the procedural generator (no file paths)."""
+    if game != "hexwar":
+        return []
+    from cardwar.configs import scenario_names
+    from cardwar.envs.hexwar_v0 import RANDOM_SPLITS
+
+    return [*scenario_names(), *RANDOM_SPLITS]
+
+
+@dataclass
+class Session:
+    """One live game: the table, the bot and who plays which seat."""
+
+    id: str
+    token_hash: str
+    client: str
+    settings: dict[str, Any]
+    table: Table
+    bot: Any
+    status: str
+    version: int
+    touched: float
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def game(self) -> str:
+        return self.table.game
+
+    @property
+    def human(self) -> int:
+        return int(self.settings["human"])
+
+    @property
+    def bot_seat(self) -> int:
+        return 1 - self.human
+
+    @property
+    def resigned(self) -> bool:
+        return bool(self.settings.get("resigned"))
+
+    def record(self) -> GameRecord:
+        """The game record so far: a resignation is recorded as terminal play records a quit."""
+        if self.resigned:
+            return self.table.record(finished=False, quit_by=SEATS[self.game][self.human])
+        forfeit = self.settings.get("bot_forfeit")
+        if forfeit:
+            seats = SEATS[self.game]
+            result = {"winner": seats[self.human], "returns": [1.0, 1.0], "turns": self.table.state.turn,
+                      "forfeit": {"seat": seats[self.bot_seat], **forfeit}}
+            result["returns"][self.bot_seat] = -1.0
+            return self.table.record(finished=True, result=result)
+        return self.table.record()
+
+    @property
+    def over(self) -> bool:
+        return self.table.over or self.resigned or bool(self.settings.get("bot_forfeit"))
+
+    def result(self) -> dict[str, Any] | None:
+        """Who won and why, once the game is over."""
+        if not self.over:
+            return None
+        seats = SEATS[self.game]
+        if self.resigned:
+            return {"winner": seats[self.bot_seat], "resigned": seats[self.human]}
+        return self.record().result
+
+
+@dataclass
+class MoveTiming:
+    """Where a request's time went: the server's own work and the bot's thinking."""
+
+    server_ms: float = 0.0
+    bot_ms: float = 0.0
+
+
+class SessionManager:
+    """Creates, finds, plays and expires sessions; the only writer of the store."""
+
+    def __init__(self, settings: ServerSettings, on_change: Callable[[Session], None] | None = None) -> None:
+        self.settings = settings
+        self.store = SessionStore(settings.db)
+        self.on_change = on_change
+        self._cache: OrderedDict[str, Session] = OrderedDict()
+        self._lock = threading.Lock()
+        self._reproducible = bool(settings.extra.get("reproducible_seeds"))
+
+    def close(self) -> None:
+        self.store.close()
+
+    # ------------------------------------------------------------ create
+    def create(self, request: dict[str, Any], client: str) -> tuple[Session, str, MoveTiming]:
+        """A new session from a validated request (see ``app.NewSession``); returns it, its token and timings."""
+        from cardwar.envs import make_raw_env
+
+        game = request["game"]
+        seats = SEATS[game]
+        seat = request.get("seat") or seats[0]
+        if seat not in seats:
+            raise bad_request(f"seat {seat!r}: a {game} seat is one of {', '.join(seats)}")
+        scenario = request.get("scenario")
+        if game == "naval" and scenario is not None:
+            raise bad_request("the naval game has no scenarios; leave scenario out")
+        if game == "hexwar":
+            from cardwar.envs.hexwar_v0 import DEFAULT_SCENARIO
+
+            scenario = scenario or DEFAULT_SCENARIO
+            if scenario not in scenarios(game):
+                raise bad_request(f"unknown scenario {scenario!r}; scenarios: {', '.join(scenarios(game))}")
+        move_ms = request.get("move_ms") or self.settings.default_move_ms
+        if move_ms > self.settings.max_move_ms:
+            raise bad_request(f"move_ms {move_ms} is above this server's limit {self.settings.max_move_ms}")
+        agent = request.get("agent") or "heuristic"
+        try:
+            spec = bot_spec(game, agent, dict(request.get("options") or {}), move_ms)
+        except AgentSpecError as err:
+            raise bad_request(str(err)) from None
+        rules = dict(request.get("rules") or {})
+        self._check_room(client)
+        client_seed = request.get("seed")
+        if client_seed is None:
+            client_seed = secrets.randbelow(MAX_SEED)
+        seed = client_seed if self._reproducible else deal_seed(client_seed, secrets.randbits(62))
+        try:
+            env = make_raw_env(game, scenario=scenario, rules=rules)
+        except ValueError as err:
+            raise bad_request(str(err).splitlines()[0]) from None
+        human = seats.index(seat)
+        specs = ("human", spec) if human == 0 else (spec, "human")
+        table = Table(env, game, seed, specs=specs, scenario=scenario)  # type: ignore[arg-type]
+        settings = {"game": game, "human": human, "agent": agent, "options": dict(request.get("options") or {}),
+                    "bot_spec": spec, "move_ms": move_ms, "client_seed": client_seed, "scenario": scenario,
+                    "rules": rules}
+        token = secrets.token_urlsafe(24)
+        now = time.time()
+        session = Session(secrets.token_hex(8), hash_token(token), client, settings, table,
+                          make_player(spec, game, seed=seed % 2**31 + 1), "open", 0, now)
+        self.store.insert(SessionRow(session.id, session.token_hash, client, now, now, "open", settings,
+                                     session.record().to_json(), 0))
+        with self._lock:
+            self._remember(session)
+        timing = MoveTiming()
+        start = time.perf_counter()
+        with session.lock:
+            self._bot_turns(session, timing)
+            self._save(session)
+        timing.server_ms = (time.perf_counter() - start) * 1000 - timing.bot_ms
+        return session, token, timing
+
+    def _check_room(self, client: str) -> None:
+        self.expire()
+        if self.store.open_count(client) >= self.settings.max_sessions_per_client:
+            raise ServeError(429, f"too many open sessions from this client (limit "
+                                  f"{self.settings.max_sessions_per_client}): finish or resign one first")
+        if self.store.open_count() >= self.settings.max_sessions:
+            raise ServeError(503, "the server holds as many sessions as it may; try again later")
+
+    # ------------------------------------------------------------ find
+    def get(self, session_id: str) -> Session:
+        """The session (from memory, else rebuilt from its record); 404 if unknown, 410 if expired."""
+        with self._lock:
+            session = self._cache.get(session_id)
+            if session is not None:
+                self._cache.move_to_end(session_id)
+        if session is None:
+            session = self._load(session_id)
+        if session.status == "open" and time.time() - session.touched > self.settings.session_ttl_s:
+            self.expire()
+            session.status = "expired"
+        if session.status == "expired":
+            raise ServeError(410, f"session {session_id!r} expired after "
+                                  f"{self.settings.session_ttl_s:g} s without a request")
+        return session
+
+    def _load(self, session_id: str) -> Session:
+        row = self.store.get(session_id) if isinstance(session_id, str) and len(session_id) <= 64 else None
+        if row is None:
+            raise not_found(session_id)
+        try:
+            record = GameRecord.from_json(row.record)
+            table = Table.from_record(record)
+        except (RecordError, ValueError) as err:  # a database edited by hand, or rules that changed
+            raise ServeError(409, f"session {session_id!r} cannot be restored: {err}") from None
+        s = row.settings
+        bot = make_player(s["bot_spec"], s["game"], seed=(record.seed + len(record.moves)) % 2**31 + 1)
+        session = Session(row.id, row.token_hash, row.client, s, table, bot, row.status, row.version, row.touched)
+        with self._lock:
+            cached = self._cache.get(session_id)
+            if cached is not None:  # another request restored it first
+                return cached
+            self._remember(session)
+        return session
+
+    def _remember(self, session: Session) -> None:
+        self._cache[session.id] = session
+        while len(self._cache) > self.settings.cache_size:
+            self._cache.popitem(last=False)
+
+    def authorize(self, session: Session, token: str | None) -> None:
+        """401 without a token, 403 with a wrong one (compared in constant time)."""
+        if not token:
+            raise ServeError(401, "this needs the session's token (header Authorization: Bearer TOKEN)")
+        if not hmac.compare_digest(hash_token(token), session.token_hash):
+            raise ServeError(403, "wrong token for this session")
+
+    # ------------------------------------------------------------ play
+    def play(self, session: Session, move: str | int, version: int | None = None) -> tuple[list[str], MoveTiming]:
+        """The person's ``move`` (notation or id), then the bot's answers; returns the bot's moves as the
+        person sees them, and the timings. The game is unchanged by a refused move."""
+        timing = MoveTiming()
+        with session.lock:
+            start = time.perf_counter()
+            self._check_turn(session, version)
+            table = session.table
+            action = self._parse(session, move)
+            table.play(action)
+            seen = len(table.history[session.human])
+            self._bot_turns(session, timing)
+            bot_lines = table.history[session.human][seen:]
+            self._save(session)
+            timing.server_ms = (time.perf_counter() - start) * 1000 - timing.bot_ms
+        return bot_lines, timing
+
+    def resign(self, session: Session, version: int | None = None) -> None:
+        with session.lock:
+            self._check_turn(session, version)
+            session.settings = {**session.settings, "resigned": True}
+            self._save(session)
+
+    def _check_turn(self, session: Session, version: int | None) -> None:
+        if session.status != "open" or session.over:
+            raise ServeError(409, "the game is over")
+        if version is not None and version != session.version:
+            raise ServeError(409, f"stale version {version}: the game is at version {session.version}; "
+                                  "read the state again")
+        if session.table.to_move != session.human:  # the bot always answers before a request returns
+            raise ServeError(409, "it is not your turn")
+
+    def _parse(self, session: Session, move: str | int) -> int:
+        table = session.table
+        if isinstance(move, str):
+            try:
+                action = table.parse(move)
+            except ValueError as err:
+                raise ServeError(422, str(err).splitlines()[0][:300]) from None
+        else:
+            action = move
+            if not 0 <= action < len(notation_table(session.game)):
+                raise ServeError(422, f"move id {action} does not exist")
+        if not table.state.is_legal(action):
+            from cardwar.explain import why_illegal
+
+            reason = why_illegal(session.game, table.view(session.human), action) or "not legal now"
+            raise ServeError(422, f"illegal move {table.to_str(action)!r}: {reason}")
+        return action
+
+    def _bot_turns(self, session: Session, timing: MoveTiming) -> None:
+        """The bot plays until the person is to move or the game ends; a bot that fails forfeits."""
+        table, seat = session.table, session.bot_seat
+        budget = session.settings["move_ms"] / 1000
+        while table.to_move == seat:
+            start = time.perf_counter()
+            try:
+                action = ask(session.bot, table.observation(seat), table.view(seat), budget, table.history[seat])
+            except Exception as err:  # noqa: BLE001 - a broken bot loses; the server carries on
+                session.settings = {**session.settings, "bot_forfeit": {
+                    "reason": "error", "detail": f"{type(err).__name__}: {err}".splitlines()[0][:200]}}
+                return
+            finally:
+                timing.bot_ms += (time.perf_counter() - start) * 1000
+            if not hasattr(action, "__index__") or not table.state.is_legal(int(action)):
+                session.settings = {**session.settings, "bot_forfeit": {"reason": "illegal",
+                                                                        "detail": f"{action!r} is not legal"}}
+                return
+            table.play(int(action))
+
+    def _save(self, session: Session) -> None:
+        status = "over" if session.over else "open"
+        now = time.time()
+        try:
+            session.version = self.store.save(session.id, session.version, status=status,
+                                              record=session.record().to_json(), touched=now,
+                                              settings=session.settings)
+        except StaleSession:
+            with self._lock:
+                self._cache.pop(session.id, None)
+            raise ServeError(409, "the session changed under this request; read the state again") from None
+        session.status, session.touched = status, now
+        if self.on_change is not None:
+            self.on_change(session)
+
+    def touch(self, session: Session) -> None:
+        """Keep a session alive on reads (written at most once a minute)."""
+        now = time.time()
+        if now - session.touched > 60:
+            session.touched = now
+            self.store.touch(session.id, now)
+
+    def expire(self) -> None:
+        for sid in self.store.expire(time.time() - self.settings.session_ttl_s):
+            with self._lock:
+                cached = self._cache.pop(sid, None)
+            if cached is not None:
+                cached.status = "expired"

@@ -2,7 +2,7 @@
 # The README's commands. Each creates .venv/ at the repo root when it is missing.
 #   ./dev.sh play [ARGS]   the main job: a short tournament on both games among random, heuristic,
 #                          mcts and ppo (about two minutes on 2 cores); prints the ratings, writes plots
-#   ./dev.sh test [ARGS]   the whole test suite
+#   ./dev.sh test [ARGS]   the whole test suite (installs chromium with apt for the browser tests)
 #   ./dev.sh bench [ARGS]  environment throughput against PettingZoo's classic envs
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -37,6 +37,20 @@ ensure_venv() {
     fi
 }
 
+# The browser tests (tests/serve/test_browser.py) drive Debian's chromium through Playwright, whose own
+# browser download is not available here: install the distribution's package when it is missing.
+ensure_chromium() {
+    command -v chromium >/dev/null 2>&1 && return 0
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "dev.sh: installing chromium with apt-get (for the browser tests) ..." >&2
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+        echo "dev.sh: chromium is missing and cannot be installed here (needs root and apt-get);" \
+             "the browser tests will fail: install chromium" >&2
+    fi
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
@@ -44,7 +58,7 @@ case "$cmd" in
            .venv/bin/cardwar tournament configs/tournaments/naval.yaml --name naval-quick --pairs 2 --workers 2 "$@"
            exec .venv/bin/cardwar tournament configs/tournaments/hexwar.yaml --name hexwar-quick --pairs 2 \
                --workers 2 "$@" ;;
-    test)  ensure_venv; exec .venv/bin/python -m pytest -n 2 "$@" ;;
+    test)  ensure_venv; ensure_chromium; exec .venv/bin/python -m pytest -n 2 "$@" ;;
     bench) ensure_venv; exec .venv/bin/cardwar bench "$@" ;;
     *) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

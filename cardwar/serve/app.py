@@ -100,6 +100,49 @@ def _validation_message(err: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
+class BodyLimit:
+    """413 with a JSON message for a body over the limit: by its Content-Length before it is read, else
+    (a chunked body) by reading at most the limit, which the route then gets as one piece."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    def _too_large(self) -> JSONResponse:
+        return _error(413, f"request body too large (limit {self.limit} bytes)")
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        length = dict(scope.get("headers") or ()).get(b"content-length")
+        if length is not None:
+            if not length.isdigit():
+                return await _error(400, "bad Content-Length header")(scope, receive, send)
+            if int(length) > self.limit:
+                return await self._too_large()(scope, receive, send)
+            return await self.app(scope, receive, send)
+        if scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            return await self.app(scope, receive, send)
+        body, more = b"", True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.limit:
+                return await self._too_large()(scope, receive, send)
+        sent = False
+
+        async def replay() -> dict:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
 def _token(authorization: str | None, token: str | None = None) -> str | None:
     if authorization:
         scheme, _, value = authorization.partition(" ")
@@ -150,11 +193,11 @@ def create_app(settings: ServerSettings) -> FastAPI:
         yield
         manager.close()
 
-    app = FastAPI(title="cardwar bot server", version=__version__, max_body_size=settings.max_body_bytes,
-                  lifespan=lifespan,
+    app = FastAPI(title="cardwar bot server", version=__version__, lifespan=lifespan,
                   description="Play cardwar's agents from any front end. The server is the dealer: a client "
                               "sees only what its seat may know. See docs/serve.md.")
     app.state.manager, app.state.broadcaster = manager, broadcaster
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     if settings.cors_origins:
         from fastapi.middleware.cors import CORSMiddleware
 

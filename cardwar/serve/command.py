@@ -65,6 +65,23 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
                           extra={"reproducible_seeds": args.reproducible_seeds})
 
 
+def check_address(host: str, port: int) -> None:
+    """ValueError (one line) unless this machine can listen on ``host:port`` now."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError):
+        raise ValueError(f"--host {host}: not an address or a name this machine can resolve") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(address)
+        except OSError as err:
+            raise ValueError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+
+
 def run_command(args: argparse.Namespace) -> int:
     """Serve until interrupted (Ctrl-C or SIGTERM end it cleanly; open games stay in the database)."""
     import uvicorn
@@ -72,15 +89,11 @@ def run_command(args: argparse.Namespace) -> int:
     from cardwar.serve.app import create_app
 
     settings = settings_from_args(args)
+    check_address(args.host, args.port)
     app = create_app(settings)
     logging.getLogger("uvicorn.access").addFilter(HideTokens())
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     print(f"cardwar serve: http://{shown}:{args.port}/ (API docs at /docs), sessions in {settings.db}",
           file=sys.stderr, flush=True)
-    try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=5)
-    except SystemExit as stop:  # uvicorn exits 1 when it cannot bind the port; say it in one line
-        if stop.code not in (0, None):
-            raise ValueError(f"cannot listen on {args.host}:{args.port} (in use, or not an address of this "
-                             "machine)") from None
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=5)
     return 0

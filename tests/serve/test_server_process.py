@@ -1,0 +1,111 @@
+"""``cardwar serve`` as a real process: event streams, a restart that loses no game, bad command lines."""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+import threading
+
+import httpx
+
+from cardwar.serve.launch import ServerProcess
+from tests.serve.test_hidden_information import CARD, without_mulligan_shown
+from tests.subprocesses import run_command
+
+
+def start(client: httpx.Client, **body):
+    r = client.post("/api/sessions", json={"game": "naval", "agent": "random", **body})
+    assert r.status_code == 201, r.text
+    data = r.json()
+    return data["id"], {"Authorization": f"Bearer {data['token']}"}, data["state"]
+
+
+def read_events(client: httpx.Client, path: str, out: list, ready: threading.Event, **kwargs) -> None:
+    """Collect the ``state`` events of a stream until it ends (the game is over)."""
+    with client.stream("GET", path, timeout=60, **kwargs) as r:
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
+        ready.set()
+        for line in r.iter_lines():
+            if line.startswith("data: "):
+                out.append(json.loads(line[len("data: "):]))
+
+
+def test_event_streams_follow_the_game_to_its_end_and_hide_what_they_should(tmp_path):
+    with ServerProcess(tmp_path / "s.db", "--reproducible-seeds") as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        sid, auth, state = start(client, seed=21)
+        mine, public = [], []
+        ready = [threading.Event(), threading.Event()]
+        token = auth["Authorization"].split()[1]
+        readers = [threading.Thread(target=read_events, args=(client, f"/api/sessions/{sid}/events", mine, ready[0]),
+                                    kwargs={"params": {"token": token}}, daemon=True),
+                   threading.Thread(target=read_events, args=(client, f"/api/sessions/{sid}/spectate/events", public,
+                                                              ready[1]), daemon=True)]
+        for t in readers:
+            t.start()
+        assert all(e.wait(30) for e in ready)
+        versions, answers = [state["version"]], [state]
+        while state["status"] == "your_turn":
+            r = client.post(f"/api/sessions/{sid}/moves", headers=auth,
+                            json={"move": state["legal"][-1]["move"], "version": state["version"]})
+            state = r.json()["state"]
+            versions.append(state["version"])
+            answers.append(state)
+        for t in readers:
+            t.join(30)
+            assert not t.is_alive(), "an event stream did not end with the game"
+        assert mine[-1] == state and mine[-1]["status"] == "over"
+        assert set(versions) <= {e["version"] for e in mine} | {versions[0]}  # no change went unannounced
+        assert public[-1]["result"] == state["result"] and all(e["view"]["hand"] == [] for e in public)
+        assert all(e["legal"] == [] for e in public)
+        # the person's stream says exactly what the API answered at each version (those answers are scanned
+        # against the full state in test_hidden_information.py); the spectator's never names the person's hand
+        by_version = {s["version"]: s for s in answers}
+        assert all(e == by_version[e["version"]] for e in mine if e["version"] in by_version)
+        for e in public:
+            hand = set(by_version.get(e["version"], {"view": {"hand": []}})["view"]["hand"])
+            assert not set(CARD.findall(without_mulligan_shown(e))) & hand
+        assert client.get(f"/api/sessions/{sid}/events").status_code == 401  # a stream needs the token too
+
+
+def test_a_killed_server_restarts_and_every_open_game_goes_on(tmp_path):
+    with ServerProcess(tmp_path / "s.db", "--reproducible-seeds") as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        games = [start(client, seed=s) for s in range(3)]
+        games.append(start(client, game="hexwar", seed=5, scenario="random", rules={"hidden_units": True},
+                           agent="ppo"))
+        states = []
+        for sid, auth, state in games:
+            for _ in range(4):
+                if state["status"] != "your_turn":
+                    break
+                state = client.post(f"/api/sessions/{sid}/moves", headers=auth,
+                                    json={"move": state["legal"][0]["move"], "version": state["version"]}).json()["state"]
+            states.append(state)
+        server.restart(hard=True)  # SIGKILL: no clean shutdown
+        for (sid, auth, _), before in zip(games, states):
+            after = client.get(f"/api/sessions/{sid}", headers=auth)
+            assert after.status_code == 200 and after.json() == before
+            if before["status"] == "your_turn":
+                r = client.post(f"/api/sessions/{sid}/moves", headers=auth,
+                                json={"move": before["legal"][0]["move"], "version": before["version"]})
+                assert r.status_code == 200 and r.json()["state"]["version"] > before["version"]
+        assert client.get("/api/health").json()["open_sessions"] == sum(s["status"] != "over" for s in states)
+
+
+def test_serve_command_line_mistakes_are_one_line_and_exit_2(tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        cases = [["--port", str(port), "--db", str(tmp_path / "a.db")],
+                 ["--db", str(tmp_path)],
+                 ["--port", "-1"],
+                 ["--max-move-ms", "100", "--default-move-ms", "500", "--db", str(tmp_path / "b.db")],
+                 ["--host", "not a host", "--port", "0", "--db", str(tmp_path / "c.db")]]
+        for args in cases:
+            r = run_command([sys.executable, "-m", "cardwar", "serve", *args], timeout=60)
+            lines = [line for line in r.stderr.splitlines() if line.strip() and not line.startswith("cardwar serve: http")]
+            assert r.returncode == 2, (args, r.stderr)
+            assert len(lines) == 1 and "error" in lines[0] and "Traceback" not in r.stderr, (args, r.stderr)

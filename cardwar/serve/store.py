@@ -59,14 +59,24 @@ class SessionStore:
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # a power cut may lose the last moves, never corrupt
-        self._db.executescript(SCHEMA)
+        self._conn: sqlite3.Connection | None = None
+        with self._lock:
+            self._db.executescript(SCHEMA)
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        """The connection (opened again after :meth:`close`: an app's lifespan may end and start again)."""
+        if self._conn is None:
+            self._conn = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=30)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")  # a power cut may lose the last moves, never corrupt
+        return self._conn
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
 
     def insert(self, row: SessionRow) -> None:
         with self._lock:

@@ -109,3 +109,12 @@ def test_serve_command_line_mistakes_are_one_line_and_exit_2(tmp_path):
             lines = [line for line in r.stderr.splitlines() if line.strip() and not line.startswith("cardwar serve: http")]
             assert r.returncode == 2, (args, r.stderr)
             assert len(lines) == 1 and "error" in lines[0] and "Traceback" not in r.stderr, (args, r.stderr)
+
+
+def test_the_documented_example_client_plays_a_whole_game(tmp_path):
+    with ServerProcess(tmp_path / "s.db") as server:
+        for game in ("naval", "hexwar"):
+            r = run_command([sys.executable, "docs/examples/serve_client.py", game, "random", "--url", server.url],
+                            timeout=120)
+            assert r.returncode == 0, r.stderr
+            assert "result: {" in r.stdout and "winner" in r.stdout

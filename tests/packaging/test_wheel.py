@@ -68,7 +68,8 @@ def test_the_wheel_installs_one_namespace_with_its_data(installed):
     for data in ("cardwar/py.typed", "cardwar/configs/scenarios/hexwar/meeting_engagement.yaml",
                  "cardwar/configs/training/naval.yaml", "cardwar/configs/training/hexwar.yaml",
                  "cardwar/agents/pretrained/naval_ppo.zip", "cardwar/agents/pretrained/hexwar_ppo.zip",
-                 "cardwar/envs/naval/RULES.md", "cardwar/envs/hexwar/RULES.md"):
+                 "cardwar/envs/naval/RULES.md", "cardwar/envs/hexwar/RULES.md",
+                 "cardwar/serve/static/index.html", "cardwar/serve/static/app.js", "cardwar/serve/static/style.css"):
         assert data in names, data
     meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
     requires = [ln for ln in zipfile.ZipFile(installed["wheel"]).read(meta).decode().splitlines()

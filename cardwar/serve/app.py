@@ -298,7 +298,11 @@ def create_app(settings: ServerSettings) -> FastAPI:
         try:
             sent = -1
             while True:
-                session = manager.get(session_id)
+                try:
+                    session = manager.get(session_id)
+                except ServeError as err:  # expired while watched: say so, and end the stream
+                    yield ServerSentEvent(event="error", data={"error": err.message})
+                    return
                 if session.version != sent:
                     sent = session.version
                     yield ServerSentEvent(event="state", id=str(sent), data=session_state(session, seat_of(session)))

@@ -624,16 +624,22 @@ function renderResult() {
   ui.result.querySelector("#again").addEventListener("click", newGame);
 }
 
+/** A log line; its parts ("move;   Sea Battle: ...;   Sunk: ...") on lines of their own. */
+function logLine(line) {
+  const parts = String(line).split(/;\s{2,}/);
+  return esc(parts[0]) + parts.slice(1).map(p => `<span class="part">${esc(p)}</span>`).join("");
+}
+
 function renderBotMoves() {
   const lines = (session && session.botMoves) || [];
-  ui.botMoves.innerHTML = lines.length ? lines.map(l => `<li>${esc(l)}</li>`).join("")
+  ui.botMoves.innerHTML = lines.length ? lines.map(l => `<li>${logLine(l)}</li>`).join("")
     : `<li class="muted">none yet</li>`;
 }
 
 function renderLog() {
   const log = state.log;
   const botPrefix = state.game === "naval" ? "Captain " + (state.bot.seat === "captain_a" ? "A" : "B") : state.bot.seat + " ";
-  ui.log.innerHTML = log.map(l => `<li class="${l.startsWith(botPrefix) ? "bot" : "own"}">${esc(l)}</li>`).join("");
+  ui.log.innerHTML = log.map(l => `<li class="${l.startsWith(botPrefix) ? "bot" : "own"}">${logLine(l)}</li>`).join("");
   ui.log.scrollTop = ui.log.scrollHeight;
 }
 

@@ -1,0 +1,115 @@
+"""Helpers of the browser tests: find chromium, start a game on the page, play by clicking what it highlights."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+"""Screenshots of the boards (gitignored; ``docs/images/serve-*.png`` are copies of one good run)."""
+
+CLICKABLE = "#board [data-step].clickable, #choices button[data-move]"
+"""What a player may click now: the highlighted things that continue a legal move, and the move buttons."""
+
+
+def chromium_path() -> str:
+    """Debian's chromium; fails (never skips) when it is missing."""
+    path = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+    if path is None:
+        pytest.fail("chromium is missing: `./dev.sh test` installs it with apt (apt-get install chromium)",
+                    pytrace=False)
+    return path
+
+
+def start_game(page: Any, url: str, game: str, agent: str = "random", scenario: str | None = None,
+               seat: str | None = None, rules: dict[str, Any] | None = None) -> None:
+    """Open the page, fill in the setup form and start; returns once the board is shown."""
+    page.goto(url)
+    page.wait_for_selector("#setup:not([hidden])")
+    page.click(f"label.game-tile:has(input[value={game}])")
+    page.select_option("#agent", agent)
+    if scenario is not None:
+        page.select_option("#scenario", scenario)
+    if seat is not None:
+        page.select_option("#seat", seat)
+    if rules:
+        page.click("#rules-box summary")
+        for name, value in rules.items():
+            field = page.locator(f"[data-rule={name}]")
+            if isinstance(value, bool):
+                field.set_checked(value)
+            elif field.evaluate("e => e.tagName") == "SELECT":
+                field.select_option(str(value))
+            else:
+                field.fill(str(value))
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden])[data-version]")
+    settle(page)
+
+
+def settle(page: Any) -> None:
+    """Wait until no request of the page is in flight."""
+    page.wait_for_selector("#game[data-busy=false]")
+
+
+def status(page: Any) -> str:
+    return str(page.get_attribute("#game", "data-status"))
+
+
+def version(page: Any) -> int:
+    return int(page.get_attribute("#game", "data-version"))
+
+
+def click_something(page: Any, rng: random.Random) -> str:
+    """Click one random highlighted thing or move button; returns what it was (its step or move)."""
+    options = page.locator(CLICKABLE)
+    n = options.count()
+    assert n > 0, "it is the player's turn but nothing on the page can be clicked"
+    target = options.nth(rng.randrange(n))
+    what = target.get_attribute("data-step") or target.get_attribute("data-move") or "?"
+    target.click()
+    settle(page)
+    return what
+
+
+def play_move(page: Any, rng: random.Random, max_clicks: int = 12) -> None:
+    """Click highlighted things until the page has sent a move (its version changes) or the game is over."""
+    before = version(page)
+    for _ in range(max_clicks):
+        if status(page) != "your_turn" or version(page) != before:
+            return
+        click_something(page, rng)
+    raise AssertionError(f"{max_clicks} clicks did not make a move")
+
+
+def play_to_end(page: Any, rng: random.Random, max_moves: int = 600, screenshot: Path | None = None,
+                screenshot_after: int = 10) -> int:
+    """Play random clicks until the game is over; returns the number of moves made.
+
+    ``screenshot``: after ``screenshot_after`` moves, click one highlighted thing (so a selection and its
+    continuations are lit) and save a picture of the page there (once).
+    """
+    moves = 0
+    while status(page) != "over":
+        assert moves < max_moves, f"the game did not end in {max_moves} moves"
+        assert status(page) == "your_turn", f"the page waits in status {status(page)!r} after a move"
+        if screenshot is not None and moves == screenshot_after:
+            take_selection_screenshot(page, screenshot)
+        play_move(page, rng)
+        moves += 1
+    return moves
+
+
+def take_selection_screenshot(page: Any, path: Path) -> None:
+    """Save the page with a selection lit: a naval card in the action phase (a card alone never makes a
+    move there); on the hex map the unit to act is preselected and its hexes are lit already."""
+    card = page.locator("#board [data-step^='card:'].clickable").first
+    if page.locator("#choices button[data-move=pass]").count() and card.count():
+        card.click()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=True)
+    page.keyboard.press("Escape")

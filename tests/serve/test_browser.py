@@ -1,0 +1,212 @@
+"""The web page of ``cardwar serve`` in a real browser (Playwright driving Debian's chromium).
+
+Moves are chosen the way a person chooses them: by clicking what the page highlights
+(``[data-step].clickable``) and the move buttons (``button[data-move]``); the API is read
+only to check the page. Screenshots of both boards go to ``tests/artifacts/``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from cardwar.serve.launch import ServerProcess
+from tests.serve.browser import ARTIFACTS, chromium_path, play_move, play_to_end, settle, start_game, status, version
+
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for the module (killed whole at the end, also when a test fails)."""
+    tmp = tmp_path_factory.mktemp("browser")
+    with ServerProcess(tmp / "s.db", "--reproducible-seeds") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    path = chromium_path()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh page (its own localStorage); a script error on it fails the test."""
+    context = browser.new_context(viewport={"width": 1360, "height": 940})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    try:
+        yield page
+        assert not errors, f"script errors on the page: {errors}"
+    finally:
+        context.close()
+
+
+def api_get(server: ServerProcess, path: str, token: str | None = None) -> Any:
+    request = urllib.request.Request(server.url + path)
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=10) as r:
+        return json.load(r)
+
+
+def saved_session(page: Any) -> dict[str, Any]:
+    return json.loads(page.evaluate("localStorage.getItem('cardwar.session')"))
+
+
+def api_state(server: ServerProcess, page: Any) -> dict[str, Any]:
+    s = saved_session(page)
+    return api_get(server, f"/api/sessions/{s['id']}", s["token"])
+
+
+def log_lines(page: Any) -> list[str]:
+    """The log as the page shows it, in the API's words (the page puts each part of a line on its own)."""
+    return [" ".join(line.split()) for line in page.locator("#log li").all_inner_texts()]
+
+
+def api_log(state: dict[str, Any]) -> list[str]:
+    return [" ".join(line.replace(";   ", "; ").split()) for line in state["log"]]
+
+
+def assert_result_shown(server: ServerProcess, page: Any) -> None:
+    state = api_state(server, page)
+    assert state["status"] == "over" and state["result"] is not None
+    result = page.locator("#result")
+    result.wait_for()
+    headline = result.locator(".result-head").inner_text()
+    winner = state["result"].get("winner")
+    expected = "You win!" if winner == state["you"] else ("A draw" if winner in (None, "draw") else "The bot wins")
+    assert headline == expected
+    assert page.locator("#turn").inner_text().startswith("Game over")
+    link = page.locator("#record-link")
+    record = api_get(server, str(link.get_attribute("href")))
+    if state["result"].get("resigned"):  # recorded as a quit, as terminal play records one
+        assert record["quit_by"] == state["you"] and record["result"] is None
+    else:
+        assert record["result"]["winner"] == winner
+    assert not page.locator("#resign").is_visible()
+    assert [x.replace(";", "") for x in api_log(state)] == [x.replace(";", "") for x in log_lines(page)]
+
+
+def test_naval_game_played_by_clicks_to_its_end(server: ServerProcess, page: Any) -> None:
+    start_game(page, server.url, "naval")
+    assert page.locator("#board .sea [data-step^='zone:']").count() == 9
+    moves = play_to_end(page, random.Random(7), screenshot=ARTIFACTS / "serve-naval.png")
+    assert moves > 5
+    assert_result_shown(server, page)
+    assert (ARTIFACTS / "serve-naval.png").stat().st_size > 10_000
+
+
+@pytest.mark.parametrize("scenario,rules", [
+    ("meeting_engagement", {}),
+    ("hill_and_hedgerows", {"hidden_units": True, "joint_activation": True}),
+], ids=["open", "hidden-units"])
+def test_hexwar_game_played_by_clicks_to_its_end(server: ServerProcess, page: Any, scenario: str,
+                                                 rules: dict[str, Any]) -> None:
+    start_game(page, server.url, "hexwar", scenario=scenario, rules=rules)
+    state = api_state(server, page)
+    assert state["scenario"] == scenario
+    for name, value in rules.items():
+        assert state["rules"][name] == value
+    assert page.locator("svg.hexmap [data-step^='hex:']").count() >= 100
+    shot = ARTIFACTS / "serve-hexwar.png" if not rules else None
+    moves = play_to_end(page, random.Random(3), max_moves=400, screenshot=shot, screenshot_after=12)
+    assert moves > 5
+    assert_result_shown(server, page)
+
+
+def test_an_illegal_move_typed_in_the_box_is_refused_and_changes_nothing(server: ServerProcess, page: Any) -> None:
+    start_game(page, server.url, "naval")
+    before_version, before_log = version(page), log_lines(page)
+    assert status(page) == "your_turn"
+    for typed, expected in [("sink E", "illegal move"), ("fly to the moon", "")]:
+        page.fill("#move-input", typed)
+        page.press("#move-input", "Enter")
+        settle(page)
+        error = page.locator("#error")
+        error.wait_for()
+        message = error.inner_text()
+        assert message and expected in message
+        assert version(page) == before_version and log_lines(page) == before_log
+        assert api_state(server, page)["version"] == before_version
+    # a legal move typed in the box is played, and the error goes away
+    legal = api_state(server, page)["legal"]
+    page.fill("#move-input", next(m["move"] for m in legal if m["move"] in ("keep", "pass") or m["steps"]))
+    page.press("#move-input", "Enter")
+    settle(page)
+    assert version(page) > before_version
+    assert not page.locator("#error").is_visible()
+
+
+def test_a_reload_continues_the_game_and_new_game_forgets_it(server: ServerProcess, page: Any) -> None:
+    rng = random.Random(11)
+    start_game(page, server.url, "hexwar", scenario="river_crossing", seat="red")
+    for _ in range(3):
+        play_move(page, rng)
+    session, v, log = page.get_attribute("#game", "data-session"), version(page), log_lines(page)
+    # a half-built move is forgotten by a reload, the game is not
+    page.reload()
+    page.wait_for_selector("#game:not([hidden])[data-version]")
+    settle(page)
+    assert page.get_attribute("#game", "data-session") == session
+    assert version(page) == v and log_lines(page) == log
+    assert saved_session(page)["id"] == session
+    play_move(page, rng)
+    assert version(page) > v
+    # resigning ends it with the result and the record
+    page.click("#resign")
+    page.click("#resign")  # the second click confirms
+    settle(page)
+    page.wait_for_selector("#game[data-status=over]")
+    assert_result_shown(server, page)
+    assert page.locator("#result .result-why").inner_text().lower().find("resigned") >= 0
+    # "New game" forgets the session: the setup form comes back, also after a reload
+    page.click("#new-game")
+    page.wait_for_selector("#setup:not([hidden])")
+    assert page.evaluate("localStorage.getItem('cardwar.session')") is None
+    page.reload()
+    page.wait_for_selector("#setup:not([hidden])")
+    assert page.locator("#game").is_hidden()
+
+
+def test_clicks_build_a_move_step_by_step(server: ServerProcess, page: Any) -> None:
+    """Naval: a card, then a zone; the highlights follow the clicks and Escape clears them."""
+    start_game(page, server.url, "naval", rules={"mulligan": False, "first_player": "A"})
+    state = api_state(server, page)
+    assert state["view"]["phase"] == "action" and state["status"] == "your_turn"
+    first_steps = {m["steps"][0] for m in state["legal"] if m["steps"]}
+    lit = set(page.locator("#board [data-step].clickable").evaluate_all("es => es.map(e => e.dataset.step)"))
+    assert lit == first_steps
+    card = sorted(first_steps)[0]
+    page.click(f"#board [data-step='{card}']")
+    lit = set(page.locator("#board [data-step].clickable").evaluate_all("es => es.map(e => e.dataset.step)"))
+    assert lit == {m["steps"][1] for m in state["legal"] if m["steps"][:1] == [card]}
+    assert page.locator(f"#board [data-step='{card}']").get_attribute("class").split().count("selected") == 1
+    page.keyboard.press("Escape")
+    lit = set(page.locator("#board [data-step].clickable").evaluate_all("es => es.map(e => e.dataset.step)"))
+    assert lit == first_steps
+    page.click(f"#board [data-step='{card}']")
+    zone = page.locator("#board [data-step^='zone:'].clickable").first.get_attribute("data-step")
+    page.click(f"#board [data-step='{zone}']")
+    settle(page)
+    after = api_state(server, page)
+    assert after["version"] > state["version"]
+    assert after["log"][len(state["log"])] == f"deploy {card[5:]} {zone[5:]}"
+    # the move buttons do what they say
+    page.click("#choices button[data-move=pass]")
+    settle(page)
+    assert api_state(server, page)["log"][len(after["log"])] == "pass"

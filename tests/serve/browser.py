@@ -97,19 +97,27 @@ def play_to_end(page: Any, rng: random.Random, max_moves: int = 600, screenshot:
     while status(page) != "over":
         assert moves < max_moves, f"the game did not end in {max_moves} moves"
         assert status(page) == "your_turn", f"the page waits in status {status(page)!r} after a move"
-        if screenshot is not None and moves == screenshot_after:
-            take_selection_screenshot(page, screenshot)
+        if screenshot is not None and moves >= screenshot_after and take_selection_screenshot(
+                page, screenshot, prefer=moves < screenshot_after + 40):
+            screenshot = None
         play_move(page, rng)
         moves += 1
     return moves
 
 
-def take_selection_screenshot(page: Any, path: Path) -> None:
+def take_selection_screenshot(page: Any, path: Path, prefer: bool = False) -> bool:
     """Save the page with a selection lit: a naval card in the action phase (a card alone never makes a
     move there); on the hex map the unit to act is preselected and its hexes are lit already."""
-    card = page.locator("#board [data-step^='card:'].clickable").first
-    if page.locator("#choices button[data-move=pass]").count() and card.count():
+    if page.get_attribute("#game", "data-game-name") == "naval":
+        card = page.locator("#board [data-step^='card:'].clickable").last
+        if not (page.locator("#choices button[data-move=pass]").count() and card.count()):
+            return False  # not the action phase: wait for it
         card.click()
+    elif page.locator("#board [data-step^='hex:'].clickable" + (".k-shoot" if prefer else "")).count() == 0:
+        return False
     path.parent.mkdir(parents=True, exist_ok=True)
+    page.mouse.move(0, 0)  # no hover effect in the picture
+    page.wait_for_timeout(300)  # the lifted card's transition
     page.screenshot(path=str(path), full_page=True)
     page.keyboard.press("Escape")
+    return True

@@ -127,6 +127,8 @@ def test_hexwar_game_played_by_clicks_to_its_end(server: ServerProcess, page: An
     moves = play_to_end(page, random.Random(3), max_moves=400, screenshot=shot, screenshot_after=12)
     assert moves > 5
     assert_result_shown(server, page)
+    if shot is not None:
+        assert shot.stat().st_size > 10_000
 
 
 def test_an_illegal_move_typed_in_the_box_is_refused_and_changes_nothing(server: ServerProcess, page: Any) -> None:

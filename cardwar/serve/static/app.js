@@ -435,7 +435,7 @@ function clearSelection() {
 function onBoardClick(event) {
   if (ui.game.hidden) return;
   const target = event.target.closest("[data-step]");
-  if (target && (target.classList.contains("clickable") || target.classList.contains("selected"))) {
+  if (target) {  // a continuation, a selected thing (taken back), or the start of another move
     clickStep(target.dataset.step);
   } else if (!event.target.closest("button, a, input, select, label, form, .choices")) {
     clearSelection();
@@ -582,7 +582,7 @@ function prompt(a) {
   }
   const u = v.acting !== null ? unitById(v.acting) : null;
   if (!u) return "Your hidden unit acts.";
-  let text = `Your <b>${esc(unitName(u))}</b>${u.hex ? " at <b>" + esc(u.hex) + "</b>" : " (off table)"} acts (card ${esc(u.card || "")}). `;
+  let text = `Your <b>${esc(unitName(u))}</b>${u.hex ? " at <b>" + esc(u.hex) + "</b>" : " (off table)"} acts (card ${u.card ? esc(cardParts(u.card).rank) + SUITS[cardParts(u.card).suit] : "?"}). `;
   if (a.complete.length) return text + "Choose what to do there.";
   const kinds = new Set([...a.next.values()].flatMap(s => [...s]));
   const verbs = [];
@@ -809,17 +809,17 @@ function unitSymbol(g, type, x, y, w, h) {
 }
 
 function unitCounter(u, cx, cy, acting) {
-  const w = 30, h = 24;
+  const w = 32, h = 24;
   const g = svg("g", {class: `unit side-${u.side}${acting ? " acting" : ""}${u.activated ? " done" : ""}${u.hidden ? " hidden-unit" : ""}`,
     "data-step": `unit:${u.id}`, "data-unit": String(u.id), transform: `translate(${(cx - w / 2).toFixed(1)},${(cy - h / 2).toFixed(1)})`});
   g.append(svg("title", {}, `${cap(u.side)} ${unitName(u)}${u.hex ? " at " + u.hex : " (off table)"} \u00b7 ${u.hits} hit${u.hits === 1 ? "" : "s"}` +
     `${u.card ? " \u00b7 card " + u.card : ""}${u.hidden ? " \u00b7 hidden from the enemy" : ""}${u.activated ? " \u00b7 has acted" : ""}`));
   g.append(svg("rect", {x: 0, y: 0, width: w, height: h, rx: 3.5, class: "counter"}));
   const box = svg("g", {class: "symbol"});
-  box.append(svg("rect", {x: 5, y: 3, width: 20, height: 12, class: "sym-box"}));
-  unitSymbol(box, u.type, 5, 3, 20, 12);
+  box.append(svg("rect", {x: 6, y: 3, width: 20, height: 12, class: "sym-box"}));
+  unitSymbol(box, u.type, 6, 3, 20, 12);
   g.append(box);
-  g.append(svg("text", {x: 8, y: 22, class: "code"}, (TYPE_INFO[u.type] || ["?"])[0]));
+  g.append(svg("text", {x: 6, y: 22, class: "code"}, (TYPE_INFO[u.type] || ["?"])[0]));
   if (u.hits) {
     g.append(svg("circle", {cx: w - 1, cy: 1, r: 6.5, class: "hits"}));
     g.append(svg("text", {x: w - 1, y: 4, class: "hits-text"}, String(u.hits)));
@@ -902,7 +902,7 @@ function renderHex() {
   for (const [h, list] of byHex) {
     const [cx, cy] = centreOf(h);
     list.forEach((u, i) => {
-      const dx = list.length > 1 ? (i === 0 ? -15 : 15) : 0;
+      const dx = list.length > 1 ? (i === 0 ? -16 : 16) : 0;
       units.append(unitCounter(u, cx + dx, cy + 4, u.id === v.acting));
     });
   }
@@ -929,8 +929,8 @@ function renderHex() {
   if (off.length) {
     const box = el("div", {class: "offtable"}, `<span class="muted">Off table:</span>`);
     for (const u of off) {
-      const s = svg("svg", {viewBox: "-4 -8 38 36", width: 46, height: 44, class: "off-unit"});
-      s.append(unitCounter(u, 15, 12, u.id === v.acting));
+      const s = svg("svg", {viewBox: "-4 -8 42 36", width: 50, height: 44, class: "off-unit"});
+      s.append(unitCounter(u, 17, 12, u.id === v.acting));
       box.append(s);
     }
     wrap.append(box);

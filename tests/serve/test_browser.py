@@ -198,7 +198,11 @@ def test_clicks_build_a_move_step_by_step(server: ServerProcess, page: Any) -> N
     lit = set(page.locator("#board [data-step].clickable").evaluate_all("es => es.map(e => e.dataset.step)"))
     assert lit == {m["steps"][1] for m in state["legal"] if m["steps"][:1] == [card]}
     assert page.locator(f"#board [data-step='{card}']").get_attribute("class").split().count("selected") == 1
+    other = sorted(first_steps)[1]  # clicking another card switches to it
+    page.click(f"#board [data-step='{other}']")
+    assert page.locator("#board .selected").evaluate_all("es => es.map(e => e.dataset.step)") == [other]
     page.keyboard.press("Escape")
+    assert page.locator("#board .selected").count() == 0
     lit = set(page.locator("#board [data-step].clickable").evaluate_all("es => es.map(e => e.dataset.step)"))
     assert lit == first_steps
     page.click(f"#board [data-step='{card}']")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import time
 from contextlib import asynccontextmanager
+from functools import lru_cache
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -158,12 +159,30 @@ def rule_options(game: str) -> list[dict[str, Any]]:
         from cardwar.envs.naval.config import _CHOICES, NavalConfig as Config
     else:
         from cardwar.envs.hexwar.config import _CHOICES, HexConfig as Config  # type: ignore[assignment]
+    helps = attribute_docs(Config)
     out = []
     for f in fields(Config):
         default = f.default
         out.append({"name": f.name, "type": type(default).__name__, "default": default,
-                    "choices": list(_CHOICES.get(f.name, [True, False] if isinstance(default, bool) else []))})
+                    "choices": list(_CHOICES.get(f.name, [True, False] if isinstance(default, bool) else [])),
+                    "help": helps.get(f.name, "")})
     return out
+
+
+@lru_cache(maxsize=4)
+def attribute_docs(cls: type) -> dict[str, str]:
+    """The docstring under each field of a dataclass (the rule options' explanations), one line each."""
+    import ast
+    import inspect
+    import textwrap
+
+    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body  # type: ignore[attr-defined]
+    docs = {}
+    for field_node, doc in zip(body, body[1:]):
+        if (isinstance(field_node, ast.AnnAssign) and isinstance(field_node.target, ast.Name)
+                and isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) and isinstance(doc.value.value, str)):
+            docs[field_node.target.id] = " ".join(doc.value.value.split())
+    return docs
 
 
 def _authorized(manager: SessionManager, session_id: str, authorization: str | None,
@@ -249,7 +268,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
         start = time.perf_counter()
         session, token, timing = manager.create(body.model_dump(), client_of(request))
         state = session_state(session, session.human)
-        response = timed({"id": session.id, "token": token, "state": state},
+        response = timed({"id": session.id, "token": token, "bot_moves": list(state["log"]), "state": state},
                          (time.perf_counter() - start) * 1000 - timing.bot_ms, timing.bot_ms)
         response.status_code = 201
         return response

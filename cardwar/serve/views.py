@@ -5,6 +5,10 @@ same the engine protocol sends an engine; the log is that seat's visible history
 (its own moves in full, the other's as the public log tells them). A spectator gets
 the public view (``seat=None``: no hand, no face-down card, no hidden unit) and the
 public log. The game record, which holds everything, is given only once the game is over.
+
+A log entry is one move; ``log_seats`` says whose (the order of play is public). An entry
+may have parts joined by ``"; "`` (the move, then what it caused: a battle, a reveal, a
+roll), the same text as ``cardwar play`` prints.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ def session_state(session: Session, seat: int | None) -> dict[str, Any]:
         "view": view,
         "legal": legal_moves(session.game, view, table.legal()) if yours else [],
         "log": list(table.history[seat] if seat is not None else table.log),
+        "log_seats": [m.seat for m in table.moves],
         "result": session.result(),
     }
     if session.game == "hexwar":

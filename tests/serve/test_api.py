@@ -18,6 +18,7 @@ def test_discovery_lists_games_seats_rules_scenarios_and_agents(api):
     assert games["naval"]["seats"] == ["captain_a", "captain_b"] and games["hexwar"]["seats"] == ["blue", "red"]
     hex_rules = {r["name"]: r for r in games["hexwar"]["rules"]}
     assert hex_rules["hidden_units"]["default"] is False and hex_rules["hidden_units"]["choices"] == [True, False]
+    assert hex_rules["hidden_units"]["help"].startswith("Optional rule 'Hidden Units'")  # the field's docstring
     assert "river_crossing" in games["hexwar"]["scenarios"] and "random" in games["hexwar"]["scenarios"]
     assert games["naval"]["scenarios"] == []
     agents = {a["name"]: a for a in games["naval"]["agents"]}
@@ -45,6 +46,9 @@ def test_the_bot_moves_first_when_the_person_takes_the_second_seat(api):
     assert state["you"] == "captain_b" and state["bot"]["seat"] == "captain_a"
     assert state["status"] == "your_turn" and state["to_move"] == "captain_b"
     assert state["log"] == ["Captain A has made a mulligan decision"]  # A decides first (Mulligan), B does not see how
+    assert state["log_seats"] == ["captain_a"]
+    r = api.new(seat="captain_b", agent="heuristic", seed=3)
+    assert r.json()["bot_moves"] == state["log"]
 
 
 def test_a_move_answers_with_the_bots_moves_and_the_new_view(api):

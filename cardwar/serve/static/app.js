@@ -207,7 +207,7 @@ async function startGame(event) {
   try {
     session = null;
     const data = await api("POST", "/api/sessions", body);
-    session = {id: data.id, token: data.token, botMoves: data.state.log.slice()};
+    session = {id: data.id, token: data.token, botMoves: data.bot_moves.slice()};
     saveSession();
     state = null;
     accept(data.state);
@@ -638,8 +638,8 @@ function renderBotMoves() {
 
 function renderLog() {
   const log = state.log;
-  const botPrefix = state.game === "naval" ? "Captain " + (state.bot.seat === "captain_a" ? "A" : "B") : state.bot.seat + " ";
-  ui.log.innerHTML = log.map(l => `<li class="${l.startsWith(botPrefix) ? "bot" : "own"}">${logLine(l)}</li>`).join("");
+  const seats = state.log_seats || [];  // whose move each entry is
+  ui.log.innerHTML = log.map((l, i) => `<li class="${seats[i] === state.bot.seat ? "bot" : "own"}">${logLine(l)}</li>`).join("");
   ui.log.scrollTop = ui.log.scrollHeight;
 }
 

@@ -9,6 +9,7 @@ as in training. Models are loaded once per process and shared.
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -56,6 +57,9 @@ def _read(path: str) -> Any:
     return model
 
 
+_LOADING = threading.Lock()
+
+
 @lru_cache(maxsize=8)
 def _load(path: str, mtime: float) -> Any:
     return _read(path)
@@ -68,7 +72,11 @@ def load_model(path: str | Path, game: str, cache: bool = True) -> Any:
         hint = " (train one with `cardwar train`, or use the shipped `ppo`)" if game else ""
         raise AgentSpecError(f"ppo: no model file at {str(p)!r}{hint}")
     try:
-        model = _load(str(p.resolve()), p.stat().st_mtime) if cache else _read(str(p))
+        if cache:
+            with _LOADING:  # one load of a model, however many threads ask for it at once
+                model = _load(str(p.resolve()), p.stat().st_mtime)
+        else:
+            model = _read(str(p))
     except Exception as err:  # a zip that is not an SB3 model: say so, no traceback
         raise AgentSpecError(f"ppo: {str(p)!r} is not a MaskablePPO model saved by cardwar ({err})") from None
     from cardwar.envs import make_raw_env

@@ -21,11 +21,12 @@ from __future__ import annotations
 import asyncio
 import time
 from contextlib import asynccontextmanager
-from functools import lru_cache
+from functools import lru_cache, partial
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import anyio.to_thread
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -263,10 +264,21 @@ def create_app(settings: ServerSettings) -> FastAPI:
         return {"ok": True, "open_sessions": manager.store.open_count(), "streams": broadcaster.streams()}
 
     # ------------------------------------------------------------------ sessions
+    # Requests that play (a new game, a move: the engine and the bot) run in a few threads of their own,
+    # not in the 40 that serve every other route: the work holds the GIL, so more threads than cores add
+    # no throughput and stretch each request over the others' time slices (docs/benchmarks.md).
+    playing = anyio.CapacityLimiter(settings.workers)
+
+    async def in_play_thread(fn: Any, *args: Any) -> Any:
+        return await anyio.to_thread.run_sync(partial(fn, *args), limiter=playing)
+
     @app.post("/api/sessions", status_code=201, responses=ERRORS, summary="Start a game against a bot")
-    def new_session(body: NewSession, request: Request) -> JSONResponse:
+    async def new_session(body: NewSession, request: Request) -> JSONResponse:
+        return await in_play_thread(create_session, body, client_of(request))
+
+    def create_session(body: NewSession, client: str) -> JSONResponse:
         start = time.perf_counter()
-        session, token, timing = manager.create(body.model_dump(), client_of(request))
+        session, token, timing = manager.create(body.model_dump(), client)
         state = session_state(session, session.human)
         response = timed({"id": session.id, "token": token, "bot_moves": list(state["log"]), "state": state},
                          (time.perf_counter() - start) * 1000 - timing.bot_ms, timing.bot_ms)
@@ -280,7 +292,11 @@ def create_app(settings: ServerSettings) -> FastAPI:
         return session_state(session, session.human)
 
     @app.post("/api/sessions/{session_id}/moves", responses=ERRORS, summary="Play a move; the bot answers")
-    def play(session_id: str, body: MoveBody, authorization: Annotated[str | None, Header()] = None) -> JSONResponse:
+    async def play(session_id: str, body: MoveBody,
+                   authorization: Annotated[str | None, Header()] = None) -> JSONResponse:
+        return await in_play_thread(play_move, session_id, body, authorization)
+
+    def play_move(session_id: str, body: MoveBody, authorization: str | None) -> JSONResponse:
         start = time.perf_counter()
         session = authorized(session_id, authorization)
         if (body.move is None) == (body.id is None):

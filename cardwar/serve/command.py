@@ -35,6 +35,9 @@ def add_parser(sub: Any, number: Any) -> None:
                    help="the bot's time per move when a session does not say (default 300)")
     s.add_argument("--max-body-bytes", type=number(int, 64, "--max-body-bytes"), default=16 * 1024,
                    help="largest request body (default 16384)")
+    s.add_argument("--workers", type=number(int, 1, "--workers"), default=2,
+                   help="requests that play (moves, new games) at once; the others wait their turn (default 2, "
+                        "about the number of cores: the game work holds Python's GIL)")
     s.add_argument("--reproducible-seeds", action="store_true",
                    help="deal from the client's seed as given (research and tests: a client that knows the seed "
                         "knows the deck; by default a secret is mixed in)")
@@ -61,7 +64,7 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
     return ServerSettings(db=db, cors_origins=tuple(args.cors_origin),
                           max_sessions_per_client=args.max_sessions_per_client, max_sessions=args.max_sessions,
                           session_ttl_s=args.session_ttl, max_body_bytes=args.max_body_bytes,
-                          max_move_ms=args.max_move_ms, default_move_ms=args.default_move_ms,
+                          max_move_ms=args.max_move_ms, default_move_ms=args.default_move_ms, workers=args.workers,
                           extra={"reproducible_seeds": args.reproducible_seeds})
 
 

@@ -130,6 +130,9 @@ class SessionManager:
         self._cache: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
         self._reproducible = bool(settings.extra.get("reproducible_seeds"))
+        from cardwar.envs.naval.hands import prepare_tables
+
+        prepare_tables()  # now, once: not on the first battle's clock (0.4 s), nor built by two requests at once
 
     def close(self) -> None:
         self.store.close()

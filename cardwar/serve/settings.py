@@ -28,11 +28,13 @@ class ServerSettings:
     """The bot's thinking time per move when a session does not say."""
     cache_size: int = 512
     """Live games kept in memory; the others are rebuilt from the database when asked for."""
+    workers: int = 2
+    """Requests that play (a move and the bot's answers, a new game) at once; more wait their turn."""
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in ("max_sessions_per_client", "max_sessions", "max_body_bytes", "max_move_ms", "default_move_ms",
-                     "cache_size"):
+                     "cache_size", "workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
         if self.session_ttl_s <= 0:

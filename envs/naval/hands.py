@@ -16,6 +16,7 @@ from a table built once, for fast comparisons in search.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from itertools import combinations
@@ -102,12 +103,20 @@ _STRENGTH: dict[int, int] = {}
 _CATEGORY: dict[int, HandCategory] = {}
 
 
+_TABLES_LOCK = threading.Lock()
+
+
 def _build_tables() -> None:
-    """Rank all 23,478 hands of 1 to 3 cards once (about a second and a half on these machines)."""
-    keyed = sorted((hand_key(h), _mask(h)) for n in (1, 2, 3) for h in combinations(range(NUM_CARDS), n))
-    for i, (key, m) in enumerate(keyed):
-        _STRENGTH[m] = i
-        _CATEGORY[m] = HandCategory(key[0])
+    """Rank all 23,478 hands of 1 to 3 cards once (about a second and a half on these machines).
+
+    Thread-safe: one thread builds while the others wait, and each table appears whole (one
+    ``dict.update``, atomic under the GIL), so no reader sees it half-filled."""
+    with _TABLES_LOCK:
+        if _STRENGTH and _CATEGORY:
+            return
+        keyed = sorted((hand_key(h), _mask(h)) for n in (1, 2, 3) for h in combinations(range(NUM_CARDS), n))
+        _CATEGORY.update({m: HandCategory(key[0]) for key, m in keyed})
+        _STRENGTH.update({m: i for i, (_, m) in enumerate(keyed)})
 
 
 def prepare_tables() -> None:

@@ -583,3 +583,39 @@ def test_agrees_with_reference_on_every_disjoint_pair_from_a_14_card_subset():
                 bad.append((a, b, want, got))
     assert n > 100_000
     assert not bad, f"{len(bad)} disagreements, e.g. {bad[:5]} (a, b, expected, got)"
+
+
+def test_the_hand_tables_are_built_once_and_whole_when_many_threads_ask_at_once(monkeypatch):
+    """The server's request threads may meet their first battle together: none may read a half-built table."""
+    import threading
+
+    from cardwar.envs.naval import hands
+
+    monkeypatch.setattr(hands, "_STRENGTH", {})
+    monkeypatch.setattr(hands, "_CATEGORY", {})
+    pairs = [(c, (c + 13) % 52) for c in range(52)]
+    results, errors = [[] for _ in range(6)], []
+
+    def rank(i: int) -> None:
+        try:
+            results[i] = [hands.hand_strength(p) for p in pairs]
+        except Exception as err:  # noqa: BLE001 - collected and asserted below
+            errors.append(err)
+
+    import sys
+
+    first = threading.Thread(target=rank, args=(0,))
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        first.start()
+        while not hands._STRENGTH and first.is_alive():  # the others arrive while the first fills the table
+            pass
+        others = [threading.Thread(target=rank, args=(i,)) for i in range(1, 6)]
+        for t in others:
+            t.start()
+        for t in (first, *others):
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not errors and all(r == results[0] for r in results) and len(hands._STRENGTH) == 23_478

@@ -1,4 +1,4 @@
-"""``cardwar bench``: random legal play through the AEC API, naval-v0 and hexwar-v0 beside PettingZoo's classic envs.
+"""``cardwar bench``: random legal play through the AEC API, naval-v0/v1 and hexwar-v0 beside PettingZoo's classic envs.
 
 Every env runs the same loop (``env.last()``, a masked ``action_space.sample``,
 ``env.step``) with PettingZoo's standard wrappers, in interleaved rounds so that
@@ -20,6 +20,12 @@ def _naval_env():
     from cardwar.envs import naval_v0
 
     return naval_v0.env()
+
+
+def _naval_v1_env():
+    from cardwar.envs import naval_v1
+
+    return naval_v1.env()
 
 
 def _naval_raw_env():
@@ -114,7 +120,7 @@ def _api_floor_env():
     return wrappers.OrderEnforcingWrapper(e)
 
 
-ENVS: dict[str, Callable] = {"naval_v0": _naval_env, "hexwar_v0": _hexwar_env, "connect_four_v3": _connect_four_env,
+ENVS: dict[str, Callable] = {"naval_v0": _naval_env, "naval_v1": _naval_v1_env, "hexwar_v0": _hexwar_env, "connect_four_v3": _connect_four_env,
                              "texas_holdem_v4": _texas_holdem_env, "api_floor": _api_floor_env,
                              "naval_v0_raw": _naval_raw_env, "connect_four_v3_raw": _connect_four_raw_env}
 """Every env but the ``_raw`` ones runs with PettingZoo's standard wrappers."""
@@ -176,6 +182,7 @@ def measure(seconds: float = 6.0, rounds: int = 3) -> dict:
         "games": {k: t[2] for k, t in totals.items()},
         "naval_ratio": {k: round(v, 3) for k, v in ratios.items()},
         "hexwar_ratio": {k: round(rates["hexwar_v0"] / rates[k], 3) for k in ("connect_four_v3", "texas_holdem_v4")},
+        "naval_v1_ratio": {k: round(rates["naval_v1"] / rates[k], 3) for k in ("connect_four_v3", "texas_holdem_v4")},
         "naval_engine_steps_per_second": round(_engine_steps_per_second(seconds / rounds), 1),
         "seconds_per_env": seconds, "rounds": rounds,
         "python": platform.python_version(), "machine": platform.machine(),
@@ -195,6 +202,8 @@ def run_bench(seconds: float = 6.0, rounds: int = 3, as_json: bool = False) -> d
         print(f"{name:<20}{rate:>12,.0f}{res['games'][name]:>8}   {'' if ratio is None else f'{ratio:.2f}x':<17}"
               f"{'' if hx is None else f'{hx:.2f}x'}")
     print(f"naval rules engine alone (no env): {res['naval_engine_steps_per_second']:,.0f} steps/s")
+    print(f"naval-v1 (factored actions, a step a decision) / connect_four_v3: "
+          f"{res['naval_v1_ratio']['connect_four_v3']:.2f}x")
     print("api_floor: a do-nothing env with naval's spaces and the same wrappers (the ceiling for any env);")
     print("_raw: raw_env without PettingZoo's wrappers (the ratio compares naval_v0_raw with connect_four_v3_raw)")
     return res

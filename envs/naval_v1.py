@@ -1,0 +1,117 @@
+# noqa: D212, D415
+"""
+# Hit the Deck! (naval), PettingZoo AEC, factored actions
+
+| Import             | `from cardwar.envs import naval_v1`                           |
+|--------------------|---------------------------------------------------------------|
+| Registered id      | `cardwar/naval-v1` (`pettingzoo.make("aec", "cardwar/naval-v1")`) |
+| Actions            | Discrete(113): steps of a move                                |
+| Parallel API       | No                                                            |
+| Agents             | `agents = ['captain_a', 'captain_b']`                         |
+| Observation shape  | `observation`: (690,) float32 in [0, 1]; `action_mask`: (113,) int8 |
+
+The same game as `naval_v0` (the same engine: `envs/naval/RULES.md`), with each move
+made in one or two small decisions, as pgx does for composite moves, so that a
+network chooses among about a hundred outputs instead of 3029:
+
+- deploy: a card, then a Seazone (`deploy 7H D` = `card 7H`, `zone D`);
+- attack: the line and the kind (`attack E>F broadside`), then the face-down card
+  (`card 4D`);
+- defend: a card; sink (High Royal Flush): a Seazone; nodefend, pass, keep, mulligan: one step.
+
+The step table and the notation are in `envs/naval/steps.py`; `move_to_steps("attack
+E>F broadside 4D")` gives a whole move's steps. The same captain takes every step of
+a move, so the agent to act does not change until the move is made.
+
+## Observation
+naval_v0's 587 features (from the captain's information view only), then which
+step is pending - 103 more:
+
+| offset | size | meaning |
+|--------|------|---------|
+| 587    | 3    | the step to take: a move's first step, a deploy's zone, an attack's card |
+| 590    | 52   | the card chosen for a deploy (one-hot) |
+| 642    | 48   | the line and kind declared for an attack (one-hot) |
+
+The pending part is the mover's own unfinished choice: it is zero in every other
+seat's observation. The mask is exact (1 for every legal step and only those).
+
+## Rewards and arguments
+As naval_v0: +1/-1 at the end, 0 at every other step (including a move's first
+steps); `naval_v1.env(render_mode=None, rules=None, render_viewer=None)`.
+
+## Version history
+* v1: factored actions (113 steps); observation with the pending step (690).
+* v0: first release; one flat Discrete(3029) action a move.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+
+from cardwar.envs.naval import IllegalActionError, NavalConfig, NavalState
+from cardwar.envs.naval.cards import NUM_CARDS
+from cardwar.envs.naval.observation import OBS_SIZE as V0_OBS_SIZE
+from cardwar.envs.naval.observation import encode_observation
+from cardwar.envs.naval.render import render_state
+from cardwar.envs.naval.steps import CARD_BASE, LINE_BASE, NUM_LINES, NUM_STEPS, StepState
+from cardwar.envs.turn_based_env import TurnBasedEnv, standard_wrappers
+
+AGENTS = ["captain_a", "captain_b"]
+PENDING_OFFSET = V0_OBS_SIZE  # 587
+OBS_SIZE = PENDING_OFFSET + 3 + NUM_CARDS + NUM_LINES  # 690
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The naval-v1 env with PettingZoo's standard wrappers (illegal step: -1 and the game ends)."""
+    return standard_wrappers(raw_env(**kwargs))
+
+
+def encode_pending(state: StepState, seat: int, out: np.ndarray) -> None:
+    """Write which step is pending for ``seat`` into ``out[PENDING_OFFSET:]`` (zeros for the other seat)."""
+    if seat != state.current_player or state.is_terminal():
+        return
+    pending = state.pending
+    if not pending:
+        out[PENDING_OFFSET] = 1.0
+    elif pending[0] < LINE_BASE:  # a deploy's card: the zone is next
+        out[PENDING_OFFSET + 1] = 1.0
+        out[PENDING_OFFSET + 3 + pending[0] - CARD_BASE] = 1.0
+    else:  # an attack's line: the card is next
+        out[PENDING_OFFSET + 2] = 1.0
+        out[PENDING_OFFSET + 3 + NUM_CARDS + pending[0] - LINE_BASE] = 1.0
+
+
+class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801 (PettingZoo naming)
+    """Hit the Deck! with factored actions; see the module docstring."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "naval_v1", "is_parallelizable": False,
+                "render_fps": 1}
+    AGENTS = AGENTS
+    NUM_ACTIONS = NUM_STEPS
+    OBS_SHAPE = (OBS_SIZE,)
+
+    def __init__(self, render_mode: str | None = None, rules: dict | NavalConfig | None = None,
+                 render_viewer: str | None = None) -> None:
+        EzPickle.__init__(self, render_mode=render_mode, rules=rules, render_viewer=render_viewer)
+        self.config = rules if isinstance(rules, NavalConfig) else NavalConfig.from_dict(rules)
+        self._setup(render_mode, render_viewer)
+
+    def _new_state(self, seeder: np.random.Generator) -> StepState:
+        return StepState(NavalState.new_game(self.config, int(seeder.integers(2**63))))
+
+    def _encode(self, seat: int) -> np.ndarray:
+        obs = np.zeros(OBS_SIZE, dtype=np.float32)
+        obs[:PENDING_OFFSET] = encode_observation(self.state.information_view(seat))
+        encode_pending(self.state, seat, obs)
+        return obs
+
+    def _render_text(self, viewer: int | str | None) -> str:
+        return render_state(self.state.engine, viewer)
+
+
+__all__ = ["env", "raw_env", "IllegalActionError", "AGENTS", "OBS_SIZE"]

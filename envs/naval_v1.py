@@ -100,13 +100,18 @@ class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801 (PettingZoo naming)
         EzPickle.__init__(self, render_mode=render_mode, rules=rules, render_viewer=render_viewer)
         self.config = rules if isinstance(rules, NavalConfig) else NavalConfig.from_dict(rules)
         self._setup(render_mode, render_viewer)
+        self._base: tuple[tuple[int, int, int], np.ndarray] | None = None
 
     def _new_state(self, seeder: np.random.Generator) -> StepState:
+        self._base = None
         return StepState(NavalState.new_game(self.config, int(seeder.integers(2**63))))
 
     def _encode(self, seat: int) -> np.ndarray:
         obs = np.zeros(OBS_SIZE, dtype=np.float32)
-        obs[:PENDING_OFFSET] = encode_observation(self.state.information_view(seat))
+        key = (id(self.state.engine), self.state.engine.move_number, seat)
+        if self._base is None or self._base[0] != key:  # a move's second step: the position has not changed
+            self._base = (key, encode_observation(self.state.information_view(seat)))
+        obs[:PENDING_OFFSET] = self._base[1]
         encode_pending(self.state, seat, obs)
         return obs
 

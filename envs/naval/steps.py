@@ -114,7 +114,7 @@ class StepState:
 
     def __init__(self, engine: NavalState, pending: tuple[int, ...] = (), steps_taken: int = 0) -> None:
         self.engine, self.pending, self.move_number = engine, tuple(pending), steps_taken
-        self._legal: tuple[Any, list[int]] | None = None
+        self._legal: tuple[int, dict] | None = None
 
     # the engine's state, as it is between moves
     def __getattr__(self, name: str) -> Any:  # turn, phase, result, winner, config, hands...
@@ -137,18 +137,32 @@ class StepState:
         return StepState(self.engine.clone(), self.pending, self.move_number)
 
     # ---------------------------------------------------------------- steps
+    def _table(self) -> dict[tuple[int, ...], tuple[list[int], list[int]]]:
+        """For the engine's position: each possible ``pending`` -> (the legal next steps, the moves they begin).
+
+        Built once a position, from the engine's legal moves, so each step's mask is a lookup."""
+        key = self.engine.move_number
+        if self._legal is None or self._legal[0] != key:
+            nexts: dict[tuple[int, ...], set[int]] = {}
+            moves: dict[tuple[int, ...], list[int]] = {}
+            for a in self.engine.legal_actions():
+                steps = STEPS_OF[a]
+                for n in range(len(steps)):
+                    nexts.setdefault(steps[:n], set()).add(steps[n])
+                    moves.setdefault(steps[:n], []).append(a)
+            table = {p: (sorted(nexts[p]), moves[p]) for p in nexts}
+            self._legal = (key, table)
+        return self._legal[1]
+
     def completions(self) -> list[int]:
         """The legal flat moves that begin with the pending steps."""
-        key = (self.engine.move_number, self.pending)
-        if self._legal is None or self._legal[0] != key:
-            n = len(self.pending)
-            self._legal = (key, [a for a in self.engine.legal_actions() if STEPS_OF[a][:n] == self.pending])
-        return self._legal[1]
+        entry = self._table().get(self.pending)
+        return entry[1] if entry else []
 
     def legal_actions(self) -> list[int]:
         """The legal steps now: those that begin or continue a legal move."""
-        n = len(self.pending)
-        return sorted({STEPS_OF[a][n] for a in self.completions()})
+        entry = self._table().get(self.pending)
+        return list(entry[0]) if entry else []
 
     def is_legal(self, step: int) -> bool:
         return 0 <= step < NUM_STEPS and step in self.legal_actions()

@@ -83,6 +83,8 @@ def _mcts_options(rollout_depth: int, extra: tuple[Option, ...] = ()) -> tuple[O
         Option("exploration", float, 0.8, "UCT exploration constant", minimum=0, maximum=100),
         Option("rollout_depth", int, rollout_depth, "moves per play-out before the evaluation", minimum=1,
                maximum=10_000),
+        Option("model", str, None, "a trained network guides the search (PUCT priors, leaf values): "
+               "ppo (the shipped model) or a model file", nullable=True),
         *extra,
     )
 

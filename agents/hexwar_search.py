@@ -98,13 +98,19 @@ class HexSearch:
     """``mcts`` for the hex game within ``seconds`` (default 0.2) or ``iterations``."""
 
     def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = 0.2,
-                 exploration: float = 0.8, rollout_depth: int = 8, margin: float = 0.05) -> None:
+                 exploration: float = 0.8, rollout_depth: int = 8, margin: float = 0.05,
+                 model: str | None = None) -> None:
         self.name = "mcts"
         rng = np.random.default_rng(seed)
         if iterations is not None and seconds == 0.2:
             seconds = None
+        guide = None
+        if model is not None:
+            from cardwar.agents.network_guide import NetworkGuide
+
+            guide = NetworkGuide("hexwar", model)
         self.search = ISMCTS(determinize, evaluate, rng, iterations, seconds, exploration, rollout_depth,
-                             candidates=candidates, rollout_policy=rollout_policy)
+                             candidates=candidates, rollout_policy=rollout_policy, guide=guide)
         self.fallback = HexHeuristic(seed=seed)
         self.margin = margin
 

@@ -24,13 +24,14 @@ import numpy as np
 
 
 class _Node:
-    __slots__ = ("children", "visits", "value", "avail")
+    __slots__ = ("children", "visits", "value", "avail", "priors")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
         self.visits = 0
         self.value = 0.0  # sum of returns of the player who chose the action leading here
         self.avail = 0
+        self.priors: dict[int, float] | None = None  # a guided search's policy at this node
 
 
 class ISMCTS:
@@ -40,7 +41,8 @@ class ISMCTS:
                  evaluate: Callable[[Any, int], float], rng: np.random.Generator, iterations: int | None = None,
                  seconds: float | None = 0.2, exploration: float = 0.8, rollout_depth: int = 40,
                  candidates: Callable[[Any, list[int]], list[int]] | None = None,
-                 rollout_policy: Callable[[Any, list[int], np.random.Generator], int] | None = None) -> None:
+                 rollout_policy: Callable[[Any, list[int], np.random.Generator], int] | None = None,
+                 guide: Callable[[Any, list[int]], tuple[np.ndarray, float]] | None = None) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give mcts a budget: iterations=N or seconds=S")
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -52,6 +54,7 @@ class ISMCTS:
         self.c, self.rollout_depth = exploration, rollout_depth
         self.candidates = candidates  # optional pruning of the actions searched at a node
         self.rollout_policy = rollout_policy  # optional cheap policy instead of uniform rollouts
+        self.guide = guide  # optional network: priors (PUCT) and leaf values instead of play-outs
         self.last_iterations = 0
 
     def search(self, view: Any, legal: list[int], default: int | None = None, margin: float = 0.0,
@@ -91,6 +94,9 @@ class ISMCTS:
         return best if mean(best) > mean(default) + margin else default
 
     def _iterate(self, root: _Node, s: Any) -> None:
+        if self.guide is not None:
+            self._iterate_guided(root, s)
+            return
         node, path = root, []
         while not s.is_terminal():
             legal = s.legal_actions()
@@ -115,6 +121,46 @@ class ISMCTS:
             s.apply_action(a, validate=False)
             path.append((node, player))
         values = self._rollout(s)
+        for child, player in path:
+            child.visits += 1
+            child.value += values[player]
+
+    def _iterate_guided(self, root: _Node, s: Any) -> None:
+        """PUCT (AlphaZero) over determinizations: a new node is valued by the network, not played out.
+
+        A move's prior is the network's at the node's first visit (a move legal only in later
+        determinizations gets the uniform prior); the exploration term uses how often the
+        move was available, as UCB does in ISMCTS.
+        """
+        assert self.guide is not None
+        node, path = root, []
+        values: tuple[float, float]
+        while True:
+            if s.is_terminal():
+                r = s.returns()
+                values = (r[0], r[1])
+                break
+            legal = s.legal_actions()
+            player = s.current_player
+            if node.priors is None:  # a leaf: the network's prior for its moves, and its value
+                priors, v = self.guide(s, legal)
+                node.priors = dict(zip(legal, priors.tolist()))
+                values = (v, -v) if player == 0 else (-v, v)
+                break
+            uniform = 1.0 / len(legal)
+            best, best_score = legal[0], -math.inf
+            for a in legal:
+                child = node.children.get(a)
+                if child is None:
+                    child = node.children[a] = _Node()
+                child.avail += 1
+                q = child.value / child.visits if child.visits else 0.0
+                score = q + self.c * node.priors.get(a, uniform) * math.sqrt(child.avail) / (1 + child.visits)
+                if score > best_score:
+                    best, best_score = a, score
+            node = node.children[best]
+            s.apply_action(best, validate=False)
+            path.append((node, player))
         for child, player in path:
             child.visits += 1
             child.value += values[player]

@@ -65,12 +65,18 @@ class NavalSearch:
     """``mcts`` for the naval game: ISMCTS within ``seconds`` (default 0.2) or ``iterations``."""
 
     def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = 0.2,
-                 exploration: float = 0.8, rollout_depth: int = 16) -> None:
+                 exploration: float = 0.8, rollout_depth: int = 16, model: str | None = None) -> None:
         self.name = "mcts"
         rng = np.random.default_rng(seed)
         if iterations is not None and seconds == 0.2:
             seconds = None  # an iteration budget alone makes the agent reproducible
-        self.search = ISMCTS(determinize, evaluate, rng, iterations, seconds, exploration, rollout_depth)
+        guide = None
+        if model is not None:
+            from cardwar.agents.network_guide import NetworkGuide
+
+            guide = NetworkGuide("naval", model)
+        self.search = ISMCTS(determinize, evaluate, rng, iterations, seconds, exploration, rollout_depth,
+                             guide=guide)
         self.fallback = NavalHeuristic(seed=seed)
 
     def act(self, observation: dict[str, np.ndarray], view: NavalView) -> int:

@@ -3,7 +3,8 @@
 A client names an agent and options as in a spec (``mcts``, ``heuristic:samples=64``);
 the server refuses what would let a client reach outside its game or hold the CPU:
 a model ``path`` (a file on the server), ``engine:`` programs, an iteration count
-(unbounded time), and its own ``seconds`` - the session's ``move_ms`` sets that.
+(unbounded time), and its own ``seconds`` - the session's ``move_ms`` sets that. A search
+may be guided by the shipped network (``model=ppo``), by no other file.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ def bot_spec(game: str, agent: str, options: dict[str, Any], move_ms: int) -> st
                                  + (" (give move_ms for the thinking time)" if key == "seconds" else ""))
         if not isinstance(value, (str, int, float, bool)) or value is None:
             raise AgentSpecError(f"option {key!r}: give a number, true/false or a string, got {value!r}")
+        if key == "model" and value != "ppo":  # a file on the server: only the shipped model
+            raise AgentSpecError("option model: this server offers model=ppo (the shipped model) only")
         if key in LIMITS and isinstance(value, (int, float)) and not isinstance(value, bool) and value > LIMITS[key]:
             raise AgentSpecError(f"option {key}={value} is above this server's limit {LIMITS[key]:g}")
     declared = {o.name for o in agents.REGISTRY[agent].options.get(game, ())}

@@ -82,6 +82,7 @@ def test_the_same_move_sent_twice_is_applied_once(api):
     ({"agent": "ppo", "options": {"path": "/etc/passwd"}}, 400, "set by the server"),
     ({"agent": "mcts", "options": {"seconds": 100}}, 400, "move_ms"),
     ({"agent": "mcts", "options": {"iterations": 10**7}}, 400, "set by the server"),
+    ({"agent": "mcts", "options": {"model": "/etc/passwd"}}, 400, "model=ppo"),
     ({"agent": "heuristic", "options": {"samples": 10**5}}, 400, "limit"),
     ({"agent": "heuristic", "options": {"samples": "many"}}, 400, "samples"),
     ({"agent": "heuristic", "options": {"colour": 1}}, 400, "colour"),

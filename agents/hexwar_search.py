@@ -115,6 +115,7 @@ class HexSearch:
         self.margin = margin
 
     def act(self, observation: dict[str, np.ndarray], view: HexView) -> int:
+        self.last_visits: dict[int, int] | None = None  # the root's visit counts when this move was searched
         legal = np.flatnonzero(observation["action_mask"]).tolist()
         if len(legal) == 1:
             return legal[0]
@@ -122,4 +123,6 @@ class HexSearch:
         if view.acting < 0 and view.pending is None:
             return guess
         # Search refines the heuristic: it overrides the heuristic's move only with a clearly better one.
-        return self.search.search(view, legal, default=guess, margin=self.margin)
+        move = self.search.search(view, legal, default=guess, margin=self.margin)
+        self.last_visits = dict(self.search.last_visits)
+        return move

@@ -56,6 +56,7 @@ class ISMCTS:
         self.rollout_policy = rollout_policy  # optional cheap policy instead of uniform rollouts
         self.guide = guide  # optional network: priors (PUCT) and leaf values instead of play-outs
         self.last_iterations = 0
+        self.last_visits: dict[int, int] = {}
 
     def search(self, view: Any, legal: list[int], default: int | None = None, margin: float = 0.0,
                min_visits: int = 10) -> int:
@@ -80,6 +81,8 @@ class ISMCTS:
             self._iterate(root, state)
             n += 1
         self.last_iterations = n
+        self.last_visits = {a: root.children[a].visits for a in legal
+                            if a in root.children and root.children[a].visits > 0}  # expert iteration's target
         visited = [(root.children[a].visits, a) for a in legal if a in root.children]
         if not visited:
             return int(legal[int(self.rng.integers(len(legal)))] if default is None else default)

@@ -80,9 +80,12 @@ class NavalSearch:
         self.fallback = NavalHeuristic(seed=seed)
 
     def act(self, observation: dict[str, np.ndarray], view: NavalView) -> int:
+        self.last_visits: dict[int, int] | None = None  # the root's visit counts when this move was searched
         legal = np.flatnonzero(observation["action_mask"]).tolist()
         if len(legal) == 1:
             return legal[0]
         if view.phase == Phase.MULLIGAN:
             return self.fallback.act(observation, view)
-        return self.search.search(view, legal)
+        move = self.search.search(view, legal)
+        self.last_visits = dict(self.search.last_visits)
+        return move

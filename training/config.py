@@ -120,6 +120,9 @@ class ImitationSection:
     epochs: int = 10
     batch_size: int = 256
     learning_rate: float = 1e-3
+    targets: str = "moves"
+    """What the policy is fitted to: the teacher's "moves", or "visits" - the root visit shares of a
+    searching teacher (``mcts``, ``mcts:model=PATH``): expert iteration."""
 
 
 @dataclass
@@ -181,6 +184,10 @@ def _check(c: TrainConfig) -> None:
     _at_least(c, "imitation.epochs", 1, "passes over the examples")
     _at_least(c, "imitation.batch_size", 1, "examples per minibatch")
     _positive(c, "imitation.learning_rate")
+    if c.imitation.targets not in ("moves", "visits"):
+        _fail("imitation.targets", f"is {c.imitation.targets!r}; use moves or visits")
+    if c.imitation.targets == "visits" and not str(c.imitation.teacher).strip().lower().startswith("mcts"):
+        _fail("imitation.targets", f"visits needs a searching teacher (mcts...), not {c.imitation.teacher!r}")
     if c.imitation.games > 0 and not c.imitation.opponents:
         _fail("imitation.opponents", "name at least one opponent for the teacher's games")
     _check_specs(c)

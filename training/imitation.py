@@ -9,6 +9,13 @@ player and critic instead of from uniform play (the "kickstarting" of
 Schmitt et al. 2018, in its simplest form). Examples see only what the seat
 may know: they are exactly what the agent is given in play.
 
+**Expert iteration** (``imitation.targets: visits``, Anthony et al. 2017; AlphaZero's policy
+target): with a search as the teacher (``mcts``, or ``mcts:model=PATH`` guided by the previous
+learner), each example also keeps the search's visit counts at the root (its :data:`TOP_K`
+most visited moves), and the policy is fitted to that distribution - what the search
+thought of every move - instead of only the move it played. Run again with the new model
+as the guide, and the learner and its search improve each other.
+
 Both steps can be interrupted and resumed: :func:`collect` saves each finished job's
 games to a folder and skips those already there; :func:`pretrain` saves the fit after
 every epoch and goes on from the last one.
@@ -29,14 +36,21 @@ from cardwar.match import play_agents
 from cardwar.envs import make_raw_env
 
 
+TOP_K = 8
+"""Moves of a search's visit distribution kept per example (the rest of its mass is small)."""
+
+
 @dataclass
 class Demonstrations:
-    """Teacher moves: observations (float16), packed masks, actions and final results."""
+    """Teacher moves: observations (float16), packed masks, actions, final results, and the teacher's
+    policy target: its ``TOP_K`` likeliest moves and their shares (a search's visit counts; else the move)."""
 
     obs: np.ndarray
     masks: np.ndarray  # np.packbits of the bool masks, one row per example
     actions: np.ndarray
     results: np.ndarray
+    target_idx: np.ndarray  # (N, TOP_K) int32 action ids (padding repeats the move with share 0)
+    target_p: np.ndarray  # (N, TOP_K) float32 shares, each row summing to 1
     n_actions: int
 
     def __len__(self) -> int:
@@ -53,7 +67,7 @@ def _play(args: tuple) -> tuple[np.ndarray, ...]:
     """
     game, scenario, rules, teacher_spec, games, path = args
     env = make_raw_env(game, scenario, rules)
-    obs, masks, acts, results = [], [], [], []
+    obs, masks, acts, results, t_idx, t_p = [], [], [], [], [], []
     for seed, opponent_spec in games:
         teacher_seat = seed % 2
         teacher_name = env.possible_agents[teacher_seat]
@@ -66,6 +80,9 @@ def _play(args: tuple) -> tuple[np.ndarray, ...]:
                 obs.append(o["observation"].astype(np.float16))
                 masks.append(np.packbits(o["action_mask"].astype(bool)))
                 acts.append(a)
+                idx, p = policy_target(teacher, a)
+                t_idx.append(idx)
+                t_p.append(p)
 
         players = (teacher, other) if teacher_seat == 0 else (other, teacher)
         returns = play_agents(env, *players, seed=seed, on_move=record)
@@ -73,13 +90,28 @@ def _play(args: tuple) -> tuple[np.ndarray, ...]:
     space = env.observation_space(env.possible_agents[0])["observation"]
     arrays = (np.stack(obs) if obs else np.zeros((0, *space.shape), np.float16),
               np.stack(masks) if masks else np.zeros((0, (env.NUM_ACTIONS + 7) // 8), np.uint8),
-              np.array(acts, dtype=np.int64), np.array(results, dtype=np.float32))
+              np.array(acts, dtype=np.int64), np.array(results, dtype=np.float32),
+              np.array(t_idx, dtype=np.int32).reshape(-1, TOP_K), np.array(t_p, dtype=np.float32).reshape(-1, TOP_K))
     if path is not None:
         tmp = Path(f"{path}.partial")
         with tmp.open("wb") as f:
-            np.savez_compressed(f, obs=arrays[0], masks=arrays[1], actions=arrays[2], results=arrays[3])
+            np.savez_compressed(f, obs=arrays[0], masks=arrays[1], actions=arrays[2], results=arrays[3],
+                                target_idx=arrays[4], target_p=arrays[5])
         tmp.replace(path)
     return arrays
+
+
+def policy_target(teacher: Any, action: int) -> tuple[list[int], list[float]]:
+    """The teacher's policy for the move it just chose: a search's root visit shares (its ``TOP_K``
+    most visited moves, renormalised), or the move itself for a teacher that does not search."""
+    visits = getattr(teacher, "last_visits", None)
+    if visits:
+        top = sorted(visits.items(), key=lambda kv: (-kv[1], kv[0] != action))[:TOP_K]  # the move first among ties
+        total = float(sum(n for _, n in top))
+        if total > 0:
+            idx = [a for a, _ in top] + [action] * (TOP_K - len(top))
+            return idx, [n / total for _, n in top] + [0.0] * (TOP_K - len(top))
+    return [action] * TOP_K, [1.0] + [0.0] * (TOP_K - 1)
 
 
 def game_jobs(games: int, seed: int, opponents: tuple[str, ...]) -> list[list[tuple[int, str]]]:
@@ -103,7 +135,8 @@ def _load_chunk(path: Path) -> tuple[np.ndarray, ...] | None:
         return None
     try:
         with np.load(path) as data:
-            return data["obs"], data["masks"], data["actions"], data["results"]
+            return (data["obs"], data["masks"], data["actions"], data["results"], data["target_idx"],
+                    data["target_p"])
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
 
@@ -154,12 +187,14 @@ def collect(game: str, games: int, teacher: str = "heuristic", opponents: tuple[
         bar.close()
     ordered = [parts[k] for k in range(len(jobs))]  # job order: the same examples however they were played
     n_actions = make_raw_env(game, scenario, rules).NUM_ACTIONS
-    return Demonstrations(*(np.concatenate([p[i] for p in ordered]) for i in range(4)), n_actions=n_actions)
+    return Demonstrations(*(np.concatenate([p[i] for p in ordered]) for i in range(6)), n_actions=n_actions)
 
 
 def pretrain(policy: Any, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float,
-             seed: int = 0, progress: bool = True, state_path: Path | None = None) -> dict[str, float]:
-    """Fit the policy to the teacher's moves and the value to the results; returns the final fit.
+             seed: int = 0, progress: bool = True, state_path: Path | None = None,
+             targets: str = "moves") -> dict[str, float]:
+    """Fit the policy to the teacher's moves (``targets="visits"``: to its search's visit shares) and the
+    value to the results; returns the final fit.
 
     With a ``state_path``, the policy, optimizer and shuffling state are saved there after each
     epoch, and a fit saved there before goes on from its last finished epoch.
@@ -194,7 +229,13 @@ def pretrain(policy: Any, demos: Demonstrations, epochs: int, batch_size: int, l
             dist.apply_masking(demos.mask_rows(idx))
             values = policy.value_net(latent_vf)
             target = torch.as_tensor(demos.results[idx])
-            nll = -dist.log_prob(acts).mean()
+            if targets == "visits":  # cross entropy with the search's visit shares (expert iteration)
+                logp = torch.log_softmax(dist.distribution.logits, dim=1)
+                picked = logp.gather(1, torch.as_tensor(demos.target_idx[idx], dtype=torch.int64))
+                share = torch.as_tensor(demos.target_p[idx])
+                nll = -torch.where(share > 0, share * picked, torch.zeros_like(picked)).sum(dim=1).mean()
+            else:
+                nll = -dist.log_prob(acts).mean()
             value_loss = torch.nn.functional.mse_loss(values.flatten(), target)
             loss = nll + 0.5 * value_loss
             optimizer.zero_grad()

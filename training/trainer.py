@@ -254,7 +254,7 @@ def warm_start(model: Any, config: TrainConfig, run_dir: Path, progress: bool = 
     status.enter("imitation (fitting the policy)", saved=fit_saved,
                  announce=f"imitation: fitting the policy to {len(demos):,} moves ({im.epochs} epochs)")
     stats = pretrain(model.policy, demos, im.epochs, im.batch_size, im.learning_rate, seed=config.seed,
-                     progress=progress, state_path=folder / "fit.pt")
+                     progress=progress, state_path=folder / "fit.pt", targets=im.targets)
     (run_dir / "imitation.json").write_text(json.dumps(stats, indent=2))
 
 

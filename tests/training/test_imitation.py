@@ -83,3 +83,53 @@ def test_an_interrupted_fit_goes_on_from_its_last_epoch_to_the_same_policy(tiny,
     assert torch.load(state, weights_only=True)["epoch"] == 3 and stats["examples"] == len(demos)
     for a, b in zip(straight.state_dict().values(), resumed.state_dict().values()):
         torch.testing.assert_close(a, b)
+
+
+def test_expert_iteration_keeps_the_searchs_visit_shares_and_the_policy_fits_them(tiny, tmp_path):
+    """targets: visits - each example holds the root's visit shares of the search that chose the move."""
+    import torch
+
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from cardwar.training.imitation import TOP_K
+    from cardwar.training.selfplay_env import SelfPlayEnv
+
+    demos = collect("naval", 2, teacher="mcts:iterations=40", opponents=("random",), seed=0, workers=1,
+                    progress=False)
+    assert demos.target_idx.shape == demos.target_p.shape == (len(demos), TOP_K)
+    assert np.allclose(demos.target_p.sum(axis=1), 1.0, atol=1e-5)
+    masks = demos.mask_rows(np.arange(len(demos)))
+    rows = np.repeat(np.arange(len(demos))[:, None], TOP_K, axis=1)
+    assert masks[rows, demos.target_idx][demos.target_p > 0].all()  # every share is on a legal move
+    spread = (demos.target_p > 0).sum(axis=1)
+    assert (spread > 1).mean() > 0.5  # most searched moves give a distribution, not one move
+    share_of_played = np.where(demos.target_idx == demos.actions[:, None], demos.target_p, 0.0).max(axis=1)
+    assert np.allclose(share_of_played, demos.target_p.max(axis=1))  # the search plays a most visited move
+
+    model = new_model(tiny("naval"), DummyVecEnv([lambda: SelfPlayEnv("naval")]), tmp_path)
+
+    def cross_entropy() -> float:
+        obs = torch.as_tensor(demos.obs, dtype=torch.float32)
+        with torch.no_grad():
+            dist = model.policy.get_distribution(obs, action_masks=masks)
+            logp = torch.log_softmax(dist.distribution.logits, dim=1)
+            picked = logp.gather(1, torch.as_tensor(demos.target_idx, dtype=torch.int64)).numpy()
+        return float(-(np.where(demos.target_p > 0, demos.target_p * picked, 0.0)).sum(axis=1).mean())
+
+    p = demos.target_p.astype(np.float64)
+    entropy = float(-(np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)).sum(axis=1).mean())  # the floor
+    before = cross_entropy() - entropy  # the KL divergence from the search's policy
+    pretrain(model.policy, demos, epochs=30, batch_size=64, learning_rate=3e-3, progress=False, targets="visits")
+    after = cross_entropy() - entropy
+    assert after < 0.5 * before, (before, after)
+
+
+def test_visit_targets_need_a_searching_teacher(tiny):
+    import pytest
+
+    from cardwar.training.config import TrainConfigError
+
+    with pytest.raises(TrainConfigError, match="visits needs a searching teacher"):
+        tiny("naval", imitation={"games": 2, "teacher": "heuristic", "targets": "visits"})
+    with pytest.raises(TrainConfigError, match="use moves or visits"):
+        tiny("naval", imitation={"games": 2, "teacher": "mcts", "targets": "counts"})

@@ -298,7 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--list", action="store_true",
                         help="with --db: list the stored games (id, pairing, seats, result, length, forfeit)")
     replay.add_argument("--tournament", metavar="NAME", help="with --list: only this tournament's games")
-    replay.add_argument("--viewer", choices=["spectator", "omniscient", "A", "B", "blue", "red"],
+    replay.add_argument("--viewer", choices=["spectator", "omniscient", "A", "B", "captain_a", "captain_b", "blue", "red"],
                         help="whose knowledge the replay shows (default omniscient for a finished game: everything; "
                              "A/B/blue/red only what that seat saw, spectator the public board)")
     replay.add_argument("--step", action="store_true", help="wait for Enter after each move (on a terminal)")

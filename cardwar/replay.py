@@ -493,7 +493,7 @@ def run_replay(args: Any, out: Callable[[str], None] = print) -> int:
         if args.file is None:
             raise ReplayError("give a record FILE, or --db FILE --game ID, or --db FILE --list")
         record = load_record(args.file)
-    viewer_name = args.viewer or default_viewer(record)
+    viewer_name = {"captain_a": "A", "captain_b": "B"}.get(args.viewer, args.viewer) or default_viewer(record)
     viewer = viewer_of(record.game, viewer_name)
     check_picture_targets(record.game, args.png_frames, args.gif, args.fps)
     g = prepare(record)

@@ -47,7 +47,7 @@ from cardwar.serve.views import session_state
 STATIC = Path(__file__).with_name("static")
 KEEPALIVE_S = 15.0
 
-OptionValue = StrictBool | StrictInt | StrictFloat | Annotated[StrictStr, Field(max_length=200)]
+OptionValue = StrictBool | StrictInt | StrictFloat | Annotated[StrictStr, Field(max_length=200)] | None
 
 
 class NewSession(BaseModel):
@@ -61,7 +61,7 @@ class NewSession(BaseModel):
     rules: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=20)] = {}
     scenario: Annotated[str, Field(max_length=60)] | None = None
     seed: Annotated[int, Field(ge=0, le=MAX_SEED)] | None = None
-    move_ms: Annotated[int, Field(ge=1, le=600_000)] | None = None
+    move_ms: Annotated[int, Field(ge=1)] | None = None
 
 
 class MoveBody(BaseModel):

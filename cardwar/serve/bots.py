@@ -36,24 +36,39 @@ def bot_catalogue(game: str) -> list[dict[str, Any]]:
 
 
 def bot_spec(game: str, agent: str, options: dict[str, Any], move_ms: int) -> str:
-    """The agent spec the server builds the bot from; :class:`AgentSpecError` (one line) if not allowed."""
+    """The agent spec the server builds the bot from; :class:`AgentSpecError` (one line) if not allowed.
+
+    Each value is typed by the option it names first (a number sent as text is a number, so
+    the caps hold), checked, and only then written into the spec; no text of a client's ever
+    reaches the spec unchecked, so a value cannot smuggle in another option.
+    """
+    from cardwar.agents.spec import coerce_options
+
     if not isinstance(agent, str) or agent not in agents.REGISTRY:
         raise AgentSpecError(f"unknown agent {agent!r}; agents: {', '.join(agents.available())}")
+    declared = agents.REGISTRY[agent].options.get(game, ())
+    allowed = tuple(o for o in declared if o.name not in REFUSED_OPTIONS)
+    given: dict[str, Any] = {}
     for key, value in options.items():
-        if key in REFUSED_OPTIONS:
+        if key in REFUSED_OPTIONS and any(o.name == key for o in declared):
             raise AgentSpecError(f"option {key!r} is set by the server, not a client"
                                  + (" (give move_ms for the thinking time)" if key == "seconds" else ""))
-        if not isinstance(value, (str, int, float, bool)) or value is None:
-            raise AgentSpecError(f"option {key!r}: give a number, true/false or a string, got {value!r}")
-        if key == "model" and value != "ppo":  # a file on the server: only the shipped model
+        if value is None:  # the option's default
+            continue
+        if isinstance(value, bool):
+            value = str(value).lower()
+        if not isinstance(value, (str, int, float)) or any(ch in str(value) for ch in ",=:"):
+            raise AgentSpecError(f"option {key!r}: give a number, true/false or a name, got {value!r}")
+        given[key] = value
+    typed = coerce_options(agent, allowed, {k: str(v) for k, v in given.items()})
+    for key, value in typed.items():
+        if key == "model" and value is not None and value != "ppo":  # a file on the server: only the shipped one
             raise AgentSpecError("option model: this server offers model=ppo (the shipped model) only")
-        if key in LIMITS and isinstance(value, (int, float)) and not isinstance(value, bool) and value > LIMITS[key]:
+        if key in LIMITS and value is not None and value > LIMITS[key]:
             raise AgentSpecError(f"option {key}={value} is above this server's limit {LIMITS[key]:g}")
-    declared = {o.name for o in agents.REGISTRY[agent].options.get(game, ())}
-    given = dict(options)
-    if "seconds" in declared:  # search: the session's move time, with room for the server's own work
-        given["seconds"] = round(max(0.001, move_ms / 1000 * 0.8), 4)
-    text = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in given.items())
+    if any(o.name == "seconds" for o in declared):  # search: the session's move time, with room for the server
+        typed["seconds"] = round(max(0.001, move_ms / 1000 * 0.8), 4)
+    text = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in typed.items() if v is not None)
     spec = f"{agent}:{text}" if text else agent
     agents.check_spec(spec, game)
     return spec

@@ -57,10 +57,27 @@ class HideTokens(logging.Filter):
         return True
 
 
+def check_db(db: Path) -> None:
+    """ValueError (one line) unless ``db`` is, or can become, a sessions database."""
+    import sqlite3
+
+    from cardwar.serve.store import SessionStore
+
+    if db.is_dir():
+        raise ValueError(f"--db {db}: is a folder; give a file")
+    if not db.parent.is_dir():
+        raise ValueError(f"--db {db}: the folder {db.parent} does not exist")
+    try:
+        SessionStore(db).close()
+    except sqlite3.Error as err:
+        raise ValueError(f"--db {db}: not a sessions database, or cannot be opened ({err})") from None
+
+
 def settings_from_args(args: argparse.Namespace) -> ServerSettings:
     db = Path(args.db)
-    if db.is_dir():
-        raise ValueError(f"--db {args.db}: is a folder; give a file")
+    if args.port > 65535:
+        raise ValueError(f"--port must be at most 65535, got {args.port}")
+    check_db(db)
     return ServerSettings(db=db, cors_origins=tuple(args.cors_origin),
                           max_sessions_per_client=args.max_sessions_per_client, max_sessions=args.max_sessions,
                           session_ttl_s=args.session_ttl, max_body_bytes=args.max_body_bytes,

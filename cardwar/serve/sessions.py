@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardwar import agents
 from cardwar.agents.spec import AgentSpecError
 from cardwar.arena import make_player
 from cardwar.arena.game import ask
@@ -177,13 +178,17 @@ class SessionManager:
         human = seats.index(seat)
         specs = ("human", spec) if human == 0 else (spec, "human")
         table = Table(env, game, seed, specs=specs, scenario=scenario)  # type: ignore[arg-type]
-        settings = {"game": game, "human": human, "agent": agent, "options": dict(request.get("options") or {}),
+        typed = {k: v for k, v in agents.check_spec(spec, game)[1].items() if k != "seconds"}
+        settings = {"game": game, "human": human, "agent": agent, "options": typed,
                     "bot_spec": spec, "move_ms": move_ms, "client_seed": client_seed, "scenario": scenario,
                     "rules": rules}
         token = secrets.token_urlsafe(24)
         now = time.time()
-        session = Session(secrets.token_hex(8), hash_token(token), client, settings, table,
-                          make_player(spec, game, seed=seed % 2**31 + 1), "open", 0, now)
+        try:
+            bot = make_player(spec, game, seed=seed % 2**31 + 1)
+        except (AgentSpecError, ValueError) as err:
+            raise bad_request(str(err).splitlines()[0]) from None
+        session = Session(secrets.token_hex(8), hash_token(token), client, settings, table, bot, "open", 0, now)
         self.store.insert(SessionRow(session.id, session.token_hash, client, now, now, "open", settings,
                                      session.record().to_json(), 0))
         with self._lock:

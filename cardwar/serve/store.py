@@ -56,8 +56,6 @@ class SessionStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
         with self._lock:

@@ -54,6 +54,7 @@ class Api:
 
 def make_api(tmp_path: Any, **settings: Any) -> Iterator[Api]:
     extra = settings.pop("extra", {"reproducible_seeds": True})
+    tmp_path.mkdir(parents=True, exist_ok=True)
     app = create_app(ServerSettings(db=tmp_path / "sessions.db", extra=extra, **settings))
     with TestClient(app) as client:
         yield Api(client)

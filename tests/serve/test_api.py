@@ -103,6 +103,8 @@ def test_the_bot_thinks_within_the_sessions_move_time(api):
     session = api.manager.get(sid)
     assert session.settings["bot_spec"] == "mcts:seconds=0.096"  # 80 %: the rest is the server's
     assert state["bot"]["move_ms"] == 120
+    typed = api.start(agent="heuristic", options={"samples": "64", "attack_threshold": None})[2]["bot"]["options"]
+    assert typed == {"samples": 64}  # typed as the agent declares, a null left to its default
     r = api.new(agent="mcts", move_ms=10**5)
     assert r.status_code == 400 and "above this server's limit" in r.json()["error"]
 

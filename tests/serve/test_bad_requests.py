@@ -97,6 +97,13 @@ def test_the_same_move_sent_twice_is_applied_once(api):
     ({"move_ms": 0}, 422, "move_ms"),
     ({"move_ms": 3000}, 400, "limit"),
     ({"options": {"x": {"nested": 1}}}, 422, "options"),
+    ({"agent": "mcts", "options": {"exploration": "1,iterations=10000000"}}, 400, "give a number"),
+    ({"agent": "ppo", "options": {"deterministic": "true,path=/etc/passwd"}}, 400, "give a number"),
+    ({"agent": "mcts", "options": {"exploration": "1,model=/etc/hostname"}}, 400, "give a number"),
+    ({"agent": "heuristic", "options": {"samples": "100000"}}, 400, "above this server's limit"),
+    ({"agent": "mcts", "options": {"rollout_depth": "10000"}}, 400, "above this server's limit"),
+    ({"agent": "mcts", "options": {"model": "ppo:x"}}, 400, "give a number"),
+    ({"move_ms": 10**9}, 400, "above this server's limit"),
 ])
 def test_a_bad_new_session_is_refused_and_starts_nothing(api, body, status, words):
     r = api.new(**body)

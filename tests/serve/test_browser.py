@@ -216,3 +216,16 @@ def test_clicks_build_a_move_step_by_step(server: ServerProcess, page: Any) -> N
     page.click("#choices button[data-move=pass]")
     settle(page)
     assert api_state(server, page)["log"][len(after["log"])] == "pass"
+
+
+def test_a_searching_bot_starts_with_the_default_move_time_and_any_round_one(server: ServerProcess, page: Any) -> None:
+    """The move-time field takes the server's default and round values (a search thinks for it)."""
+    start_game(page, server.url, "naval", agent="mcts")
+    assert status(page) == "your_turn"
+    assert api_state(server, page)["bot"]["move_ms"] == 300
+    page.evaluate("localStorage.clear()")  # forget the game: the setup form again
+    page.goto(server.url)
+    page.wait_for_selector("#setup:not([hidden])")
+    page.select_option("#agent", "mcts")
+    page.fill("#move_ms", "500")
+    assert page.evaluate("document.querySelector('#move_ms').checkValidity()")

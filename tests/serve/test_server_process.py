@@ -103,7 +103,10 @@ def test_serve_command_line_mistakes_are_one_line_and_exit_2(tmp_path):
                  ["--db", str(tmp_path)],
                  ["--port", "-1"],
                  ["--max-move-ms", "100", "--default-move-ms", "500", "--db", str(tmp_path / "b.db")],
-                 ["--host", "not a host", "--port", "0", "--db", str(tmp_path / "c.db")]]
+                 ["--host", "not a host", "--port", "0", "--db", str(tmp_path / "c.db")],
+                 ["--port", "99999", "--db", str(tmp_path / "d.db")],
+                 ["--db", str(tmp_path / "no" / "such" / "folder.db")],
+                 ["--db", __file__]]  # not a database
         for args in cases:
             r = run_command([sys.executable, "-m", "cardwar", "serve", *args], timeout=60)
             lines = [line for line in r.stderr.splitlines() if line.strip() and not line.startswith("cardwar serve: http")]

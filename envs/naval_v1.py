@@ -50,16 +50,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
+from cardwar.envs import naval_v0
 from cardwar.envs.naval import IllegalActionError, NavalConfig, NavalState
 from cardwar.envs.naval.cards import NUM_CARDS
 from cardwar.envs.naval.observation import OBS_SIZE as V0_OBS_SIZE
 from cardwar.envs.naval.observation import encode_observation
 from cardwar.envs.naval.render import render_state
 from cardwar.envs.naval.steps import CARD_BASE, LINE_BASE, NUM_LINES, NUM_STEPS, StepState
-from cardwar.envs.turn_based_env import TurnBasedEnv, standard_wrappers
+from cardwar.envs.turn_based_env import standard_wrappers
 
 AGENTS = ["captain_a", "captain_b"]
 PENDING_OFFSET = V0_OBS_SIZE  # 587
@@ -86,21 +86,17 @@ def encode_pending(state: StepState, seat: int, out: np.ndarray) -> None:
         out[PENDING_OFFSET + 3 + NUM_CARDS + pending[0] - LINE_BASE] = 1.0
 
 
-class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801 (PettingZoo naming)
-    """Hit the Deck! with factored actions; see the module docstring."""
+class raw_env(naval_v0.raw_env):  # noqa: N801 (PettingZoo naming)
+    """Hit the Deck! with factored actions; see the module docstring. naval_v0's env, in steps."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "naval_v1", "is_parallelizable": False,
-                "render_fps": 1}
-    AGENTS = AGENTS
+    metadata = {**naval_v0.raw_env.metadata, "name": "naval_v1"}
     NUM_ACTIONS = NUM_STEPS
     OBS_SHAPE = (OBS_SIZE,)
 
     def __init__(self, render_mode: str | None = None, rules: dict | NavalConfig | None = None,
                  render_viewer: str | None = None) -> None:
-        EzPickle.__init__(self, render_mode=render_mode, rules=rules, render_viewer=render_viewer)
-        self.config = rules if isinstance(rules, NavalConfig) else NavalConfig.from_dict(rules)
-        self._setup(render_mode, render_viewer)
         self._base: tuple[tuple[int, int, int], np.ndarray] | None = None
+        super().__init__(render_mode=render_mode, rules=rules, render_viewer=render_viewer)
 
     def _new_state(self, seeder: np.random.Generator) -> StepState:
         self._base = None

@@ -84,7 +84,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         "type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}}}}
     for code, text in {400: "Bad request", 401: "Token missing", 403: "Wrong token", 404: "Unknown session",
                        409: "Not now (game over, not your turn, stale version)", 410: "Session expired",
-                       413: "Body too large", 422: "Malformed or illegal", 429: "Too many sessions"}.items()}
+                       413: "Body too large", 422: "Malformed or illegal", 429: "Too many sessions",
+                       503: "The server is full (see Retry-After)"}.items()}
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -226,7 +227,10 @@ def create_app(settings: ServerSettings) -> FastAPI:
 
     @app.exception_handler(ServeError)
     async def _serve_error(_: Request, err: ServeError) -> JSONResponse:
-        return _error(err.status, err.message)
+        response = _error(err.status, err.message)
+        if err.retry_after is not None:
+            response.headers["Retry-After"] = str(err.retry_after)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, err: RequestValidationError) -> JSONResponse:
@@ -257,6 +261,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
              "agents": bot_catalogue(g)} for g in SEATS],
             "limits": {"max_move_ms": settings.max_move_ms, "default_move_ms": settings.default_move_ms,
                        "max_sessions_per_client": settings.max_sessions_per_client,
+                       "max_sessions": settings.max_sessions,
                        "session_ttl_s": settings.session_ttl_s, "max_body_bytes": settings.max_body_bytes}}
 
     @app.get("/api/health", summary="Liveness and the number of open sessions")

@@ -78,6 +78,10 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
     if args.port > 65535:
         raise ValueError(f"--port must be at most 65535, got {args.port}")
     check_db(db)
+    for origin in args.cors_origin:
+        if origin != "*" and not re.fullmatch(r"https?://[^/\s]+", origin):
+            raise ValueError(f"--cors-origin {origin!r}: give an origin such as https://game.example "
+                             "(scheme and host, no path), or *")
     return ServerSettings(db=db, cors_origins=tuple(args.cors_origin),
                           max_sessions_per_client=args.max_sessions_per_client, max_sessions=args.max_sessions,
                           session_ttl_s=args.session_ttl, max_body_bytes=args.max_body_bytes,
@@ -113,7 +117,7 @@ def run_command(args: argparse.Namespace) -> int:
     app = create_app(settings)
     logging.getLogger("uvicorn.access").addFilter(HideTokens())
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
-    print(f"cardwar serve: http://{shown}:{args.port}/ (API docs at /docs), sessions in {settings.db}",
-          file=sys.stderr, flush=True)
+    where = f"http://{shown}:{args.port}/" if args.port else f"http://{shown} on a free port (uvicorn's line names it)"
+    print(f"cardwar serve: {where} (API docs at /docs), sessions in {settings.db}", file=sys.stderr, flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=5)
     return 0

@@ -6,9 +6,9 @@ from __future__ import annotations
 class ServeError(Exception):
     """A request the server refuses; ``status`` is the HTTP status (4xx) and the message says why."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
-        self.status, self.message = status, message
+        self.status, self.message, self.retry_after = status, message, retry_after
 
 
 def bad_request(message: str) -> ServeError:

@@ -207,7 +207,7 @@ class SessionManager:
             raise ServeError(429, f"too many open sessions from this client (limit "
                                   f"{self.settings.max_sessions_per_client}): finish or resign one first")
         if self.store.open_count() >= self.settings.max_sessions:
-            raise ServeError(503, "the server holds as many sessions as it may; try again later")
+            raise ServeError(503, "the server holds as many sessions as it may; try again later", retry_after=60)
 
     # ------------------------------------------------------------ find
     def get(self, session_id: str) -> Session:

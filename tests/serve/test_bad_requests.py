@@ -130,3 +130,7 @@ def test_too_many_sessions_from_one_client_are_refused(tmp_path):
         assert r.status_code == 429 and "too many open sessions" in r.json()["error"]
         api.client.post(f"/api/sessions/{sid}/resign", headers=auth)  # a finished game frees its place
         assert api.new(seed=3).status_code == 201
+    for api in make_api(tmp_path / "full", max_sessions=1):
+        api.start(seed=1)
+        r = api.new(seed=2)
+        assert r.status_code == 503 and r.headers["retry-after"] == "60" and "try again later" in r.json()["error"]

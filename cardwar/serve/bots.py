@@ -30,6 +30,9 @@ def bot_catalogue(game: str) -> list[dict[str, Any]]:
         for o in info["options"]:
             if o["name"] in LIMITS:
                 o["range"] = f"<= {LIMITS[o['name']]:g}"
+            if o["name"] == "model":  # no file on the server: the shipped network only
+                o["choices"] = ["ppo"]
+                o["help"] = "ppo: the shipped network guides the search (PUCT priors, leaf values); null: play-outs"
         info["thinks_for_move_ms"] = any(o.name == "seconds" for o in agents.REGISTRY[name].options[game])
         out.append(info)
     return out

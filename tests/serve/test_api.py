@@ -26,6 +26,7 @@ def test_discovery_lists_games_seats_rules_scenarios_and_agents(api):
     # the server picks the model and the thinking time: a client cannot name a file or its own seconds
     assert {o["name"] for o in agents["ppo"]["options"]} == {"deterministic"}
     assert "seconds" not in {o["name"] for o in agents["mcts"]["options"]} and agents["mcts"]["thinks_for_move_ms"]
+    assert next(o for o in agents["mcts"]["options"] if o["name"] == "model")["choices"] == ["ppo"]
     assert data["limits"]["max_move_ms"] >= data["limits"]["default_move_ms"]
 
 

@@ -79,16 +79,44 @@ def load_model(path: str | Path, game: str, cache: bool = True) -> Any:
             model = _read(str(p))
     except Exception as err:  # a zip that is not an SB3 model: say so, no traceback
         raise AgentSpecError(f"ppo: {str(p)!r} is not a MaskablePPO model saved by cardwar ({err})") from None
-    from cardwar.envs import make_raw_env
+    if model_actions(model, game) is None:
+        from cardwar.envs import make_raw_env
 
-    env = make_raw_env(game)
-    n_actions = env.NUM_ACTIONS
-    shape = tuple(env.OBS_SHAPE)
-    if getattr(model.action_space, "n", None) != n_actions or tuple(model.observation_space.shape) != shape:
+        env = make_raw_env(game)
         raise AgentSpecError(f"ppo: {str(p)!r} was trained for another game (observation "
                              f"{tuple(model.observation_space.shape)}, {getattr(model.action_space, 'n', '?')} "
-                             f"actions; {game} has {shape}, {n_actions})")
+                             f"actions; {game} has {tuple(env.OBS_SHAPE)}, {env.NUM_ACTIONS})")
     return model
+
+
+def model_actions(model: Any, game: str) -> str | None:
+    """``moves`` or ``steps`` (naval-v1): the action space ``model`` was trained on in ``game``; None if neither."""
+    from cardwar.envs import ACTION_SPACES, make_raw_env
+
+    for actions in ACTION_SPACES:
+        if actions == "steps" and game != "naval":
+            continue
+        env = make_raw_env(game, actions=actions)
+        if (getattr(model.action_space, "n", None) == env.NUM_ACTIONS
+                and tuple(model.observation_space.shape) == tuple(env.OBS_SHAPE)):
+            return actions
+    return None
+
+
+def step_choices(legal_moves: np.ndarray, pending: tuple[int, ...]) -> tuple[list[int], int | None]:
+    """naval-v1: the legal next steps after ``pending`` among ``legal_moves`` (whole-move ids), and the move
+    ``pending`` completes, if any (then there are no next steps: a move's steps are never a prefix of another's)."""
+    from cardwar.envs.naval.steps import STEPS_OF
+
+    n = len(pending)
+    nexts: set[int] = set()
+    for a in legal_moves:
+        steps = STEPS_OF[a]
+        if steps[:n] == pending:
+            if len(steps) == n:
+                return [], int(a)
+            nexts.add(steps[n])
+    return sorted(nexts), None
 
 
 class PPOAgent:
@@ -99,6 +127,7 @@ class PPOAgent:
         self.name = "ppo"
         self.path = str(path) if path else str(pretrained_path(game))
         self.model = load_model(self.path, game, cache=cache)
+        self.steps = model_actions(self.model, game) == "steps"
         self.deterministic = bool(deterministic)
         self.rng = np.random.default_rng(seed)
 
@@ -108,20 +137,51 @@ class PPOAgent:
         agent = cls.__new__(cls)
         agent.name, agent.path, agent.model = "ppo", "<in memory>", model
         agent.deterministic, agent.rng = bool(deterministic), np.random.default_rng(seed)
+        agent.steps = getattr(model.action_space, "n", None) == _naval_steps()
         return agent
 
     def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
-        import torch
-
         mask = np.asarray(observation["action_mask"], dtype=bool)
         if not mask.any():
             raise ValueError("no legal action in the mask")
+        if self.steps:
+            return self._act_in_steps(np.asarray(observation["observation"], dtype=np.float32), mask)
+        return self._choose(observation["observation"], mask)
+
+    def _choose(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The model's action for one observation and mask."""
+        import torch
+
         policy = self.model.policy
         with torch.no_grad():
-            obs = torch.as_tensor(observation["observation"], dtype=torch.float32).unsqueeze(0)
-            dist = policy.get_distribution(obs, action_masks=mask[None])
+            tensor = torch.as_tensor(obs, dtype=torch.float32).unsqueeze(0)
+            dist = policy.get_distribution(tensor, action_masks=mask[None])
             probs = dist.distribution.probs[0].numpy().astype(np.float64)
         if self.deterministic:
             return int(np.argmax(np.where(mask, probs, -1.0)))
         probs = np.where(mask, probs, 0.0)
         return int(self.rng.choice(probs.size, p=probs / probs.sum()))
+
+    def _act_in_steps(self, flat_obs: np.ndarray, move_mask: np.ndarray) -> int:
+        """A naval-v1 model in a game of whole moves: it chooses the move's steps one by one, each from
+        naval-v1's observation (the move's observation and the steps taken), as it did in training."""
+        from cardwar.envs.naval_v1 import OBS_SIZE, PENDING_OFFSET, write_pending
+
+        legal = np.flatnonzero(move_mask)
+        pending: tuple[int, ...] = ()
+        while True:
+            nexts, move = step_choices(legal, pending)
+            if move is not None:
+                return move
+            obs = np.zeros(OBS_SIZE, dtype=np.float32)
+            obs[:PENDING_OFFSET] = flat_obs
+            write_pending(pending, obs)
+            step_mask = np.zeros(self.model.action_space.n, dtype=bool)
+            step_mask[nexts] = True
+            pending = (*pending, self._choose(obs, step_mask))
+
+
+def _naval_steps() -> int:
+    from cardwar.envs.naval.steps import NUM_STEPS
+
+    return NUM_STEPS

@@ -20,9 +20,21 @@ if _register is not None:
             _register("aec", _id, entry_point=_entry)
 
 
-def make_raw_env(game: str, scenario: str | None = None, rules: dict | None = None):
-    """The raw AEC env of ``game`` ("naval" or "hexwar"; ``scenario`` is the hex game's)."""
+ACTION_SPACES = ("moves", "steps")
+"""``moves``: one action a move (naval-v0, hexwar-v0); ``steps``: naval-v1's factored steps (naval only)."""
+
+
+def make_raw_env(game: str, scenario: str | None = None, rules: dict | None = None, actions: str = "moves"):
+    """The raw AEC env of ``game`` ("naval" or "hexwar"; ``scenario`` is the hex game's).
+
+    ``actions="steps"`` gives naval-v1 (a move made in steps) instead of naval-v0."""
+    if actions not in ACTION_SPACES or (actions == "steps" and game != "naval"):
+        raise ValueError(f"actions {actions!r}: use 'moves', or 'steps' for naval (naval-v1)")
     if game == "naval":
+        if actions == "steps":
+            from cardwar.envs import naval_v1
+
+            return naval_v1.raw_env(rules=rules)
         from cardwar.envs import naval_v0
 
         return naval_v0.raw_env(rules=rules)

@@ -54,11 +54,12 @@ from pettingzoo import AECEnv
 
 from cardwar.envs import naval_v0
 from cardwar.envs.naval import IllegalActionError, NavalConfig, NavalState
+from cardwar.envs.naval.actions import NUM_ACTIONS as NUM_MOVES
 from cardwar.envs.naval.cards import NUM_CARDS
 from cardwar.envs.naval.observation import OBS_SIZE as V0_OBS_SIZE
 from cardwar.envs.naval.observation import encode_observation
 from cardwar.envs.naval.render import render_state
-from cardwar.envs.naval.steps import CARD_BASE, LINE_BASE, NUM_LINES, NUM_STEPS, StepState
+from cardwar.envs.naval.steps import CARD_BASE, LINE_BASE, NUM_LINES, NUM_STEPS, STEPS_OF, StepState
 from cardwar.envs.turn_based_env import standard_wrappers
 
 AGENTS = ["captain_a", "captain_b"]
@@ -75,7 +76,11 @@ def encode_pending(state: StepState, seat: int, out: np.ndarray) -> None:
     """Write which step is pending for ``seat`` into ``out[PENDING_OFFSET:]`` (zeros for the other seat)."""
     if seat != state.current_player or state.is_terminal():
         return
-    pending = state.pending
+    write_pending(state.pending, out)
+
+
+def write_pending(pending: tuple[int, ...], out: np.ndarray) -> None:
+    """Write the mover's pending steps into ``out[PENDING_OFFSET:]`` (the table in the module docstring)."""
     if not pending:
         out[PENDING_OFFSET] = 1.0
     elif pending[0] < LINE_BASE:  # a deploy's card: the zone is next
@@ -113,6 +118,21 @@ class raw_env(naval_v0.raw_env):  # noqa: N801 (PettingZoo naming)
 
     def _render_text(self, viewer: int | str | None) -> str:
         return render_state(self.state.engine, viewer)
+
+    # whole moves, for agents that play naval-v0's moves (heuristic, mcts, v0 models) inside a v1 game
+    def observe_move(self, agent: str) -> dict[str, np.ndarray]:
+        """naval_v0's observation of ``agent``: the 587 features and the mask over whole moves (3029)."""
+        seat = self.AGENTS.index(agent)
+        s = self.state
+        mask = np.zeros(NUM_MOVES, dtype=np.int8)
+        if seat == s.current_player and not s.is_terminal() and not s.pending:
+            mask[s.engine.legal_actions()] = 1
+        return {"observation": self._encode(seat)[:PENDING_OFFSET], "action_mask": mask}
+
+    def step_move(self, move: int) -> None:
+        """Play a whole move (a naval_v0 action id) as its steps."""
+        for step in STEPS_OF[int(move)]:
+            self.step(step)
 
 
 __all__ = ["env", "raw_env", "IllegalActionError", "AGENTS", "OBS_SIZE"]

@@ -39,6 +39,8 @@ class EnvSection:
     """Environments stepped together; their opponents are drawn independently."""
     vec_env: str = "subproc"
     """``subproc`` (SB3 SubprocVecEnv, one process per env) or ``dummy`` (all in the learner's process)."""
+    actions: str = "moves"
+    """``moves`` (one action a move: naval-v0, hexwar-v0) or, for naval, ``steps`` (naval-v1: a move in steps)."""
 
 
 @dataclass
@@ -46,7 +48,10 @@ class PolicySection:
     """The actor-critic network."""
 
     features: str = "mlp"
-    """``mlp`` (flat observation) or ``hex_cnn`` (convolutions over the hex planes)."""
+    """``mlp`` (flat observation), ``hex_cnn`` (square convolutions over the hex planes, then dense heads),
+    ``hex_fcn`` (hexwar: the fully convolutional hex-aware policy, :mod:`cardwar.training.hex_policy`) or
+    ``naval_cards`` (naval with ``env.actions: steps``: card choices scored by shared card embeddings,
+    :mod:`cardwar.training.naval_policy`)."""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     """Hidden layers of the policy and value heads (shared sizes)."""
     cnn_channels: list[int] = field(default_factory=lambda: [64, 64, 64])
@@ -55,6 +60,14 @@ class PolicySection:
     """hex_cnn: width of the linear layer after the convolutions; 0 = none (heads read every cell's features)."""
     activation: str = "relu"
     """``relu`` or ``tanh``."""
+    conv_channels: int = 64
+    """hex_fcn: channels of its hex convolutions."""
+    conv_blocks: int = 3
+    """hex_fcn: residual blocks of hex convolutions."""
+    embed_dim: int = 32
+    """naval_cards: width of the card (and zone) embeddings the choices are scored with."""
+    hidden: int = 128
+    """naval_cards: width of its context and per-card layers."""
 
 
 @dataclass
@@ -220,14 +233,22 @@ def _check_env(c: TrainConfig) -> None:
     if c.env.vec_env not in ("subproc", "dummy"):
         _fail("env.vec_env", f"{c.env.vec_env!r} is not subproc or dummy")
     _at_least(c, "env.n_envs", 1, "environments stepped together")
+    if c.env.actions not in ("moves", "steps"):
+        _fail("env.actions", f"{c.env.actions!r} is not moves or steps")
+    if c.env.actions == "steps" and c.game != "naval":
+        _fail("env.actions", "steps are naval-v1's; the hex game has moves only")
 
 
 def _check_policy(c: TrainConfig) -> None:
     p = c.policy
-    if p.features not in ("mlp", "hex_cnn"):
-        _fail("policy.features", f"{p.features!r} is not mlp or hex_cnn")
-    if p.features == "hex_cnn" and c.game != "hexwar":
-        _fail("policy.features", "hex_cnn reads the hex planes; use mlp for naval")
+    if p.features not in ("mlp", "hex_cnn", "hex_fcn", "naval_cards"):
+        _fail("policy.features", f"{p.features!r} is not mlp, hex_cnn, hex_fcn or naval_cards")
+    if p.features in ("hex_cnn", "hex_fcn") and c.game != "hexwar":
+        _fail("policy.features", f"{p.features} reads the hex planes; use mlp or naval_cards for naval")
+    if p.features == "naval_cards" and (c.game != "naval" or c.env.actions != "steps"):
+        _fail("policy.features", "naval_cards scores naval-v1's steps: use it with game naval and env.actions: steps")
+    for key in ("policy.conv_channels", "policy.conv_blocks", "policy.embed_dim", "policy.hidden"):
+        _at_least(c, key, 1, "a layer size or count")
     for key, sizes in (("policy.net_arch", p.net_arch), ("policy.cnn_channels", p.cnn_channels)):
         if any(n < 1 for n in sizes):
             _fail(key, "layer sizes must be positive")

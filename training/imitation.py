@@ -291,3 +291,48 @@ def _accuracy(policy: Any, demos: Demonstrations, idx: np.ndarray, batch_size: i
             dist = policy.get_distribution(obs, action_masks=demos.mask_rows(part))
             hits += (dist.distribution.probs.argmax(dim=1) == torch.as_tensor(demos.actions[part])).sum().item()
     return hits / len(idx)
+
+
+def to_steps(demos: Demonstrations) -> Demonstrations:
+    """Naval teacher moves as naval-v1 steps: each move gives one example per step (the observation with
+    the steps taken, the legal next steps, the step); the teacher's policy over moves becomes, at each
+    step, its shares summed over the moves that step begins (after the steps taken), renormalised."""
+    from cardwar.agents.ppo_agent import step_choices
+    from cardwar.envs.naval.actions import NUM_ACTIONS as NUM_MOVES
+    from cardwar.envs.naval.steps import NUM_STEPS, STEPS_OF
+    from cardwar.envs.naval_v1 import OBS_SIZE, PENDING_OFFSET, write_pending
+
+    if demos.n_actions != NUM_MOVES:
+        raise ValueError(f"to_steps: these examples are not naval moves ({demos.n_actions} actions)")
+    obs, masks, acts, results, t_idx, t_p = [], [], [], [], [], []
+    for i in range(len(demos)):
+        legal = np.flatnonzero(demos.mask_rows(np.array([i]))[0])
+        move_steps = STEPS_OF[int(demos.actions[i])]
+        shares = {int(a): float(p) for a, p in zip(demos.target_idx[i], demos.target_p[i]) if p > 0}
+        for n, step in enumerate(move_steps):
+            pending = move_steps[:n]
+            nexts, _ = step_choices(legal, pending)
+            row = np.zeros(OBS_SIZE, dtype=np.float16)
+            row[:PENDING_OFFSET] = demos.obs[i]
+            write_pending(pending, row)
+            mask = np.zeros(NUM_STEPS, dtype=bool)
+            mask[nexts] = True
+            by_step: dict[int, float] = {}
+            for a, p in shares.items():
+                if STEPS_OF[a][:n] == pending and len(STEPS_OF[a]) > n:
+                    by_step[STEPS_OF[a][n]] = by_step.get(STEPS_OF[a][n], 0.0) + p
+            top = sorted(by_step.items(), key=lambda kv: (-kv[1], kv[0] != step))[:TOP_K]
+            total = sum(p for _, p in top)
+            if total <= 0:
+                top, total = [(step, 1.0)], 1.0
+            obs.append(row)
+            masks.append(np.packbits(mask))
+            acts.append(step)
+            results.append(demos.results[i])
+            t_idx.append([s for s, _ in top] + [step] * (TOP_K - len(top)))
+            t_p.append([p / total for _, p in top] + [0.0] * (TOP_K - len(top)))
+    return Demonstrations(np.array(obs, dtype=np.float16).reshape(-1, OBS_SIZE),
+                          np.array(masks, dtype=np.uint8).reshape(-1, (NUM_STEPS + 7) // 8),
+                          np.array(acts, dtype=np.int64), np.array(results, dtype=np.float32),
+                          np.array(t_idx, dtype=np.int32).reshape(-1, TOP_K),
+                          np.array(t_p, dtype=np.float32).reshape(-1, TOP_K), n_actions=NUM_STEPS)

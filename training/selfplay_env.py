@@ -14,16 +14,18 @@ or stable-baselines3 user::
     MaskablePPO("MlpPolicy", env).learn(10_000)  # reads the legal moves through action_masks()
 
 =================  ===================================================================================
-ids                ``cardwar/NavalSelfPlay-v0`` (``game="naval"``), ``cardwar/HexwarSelfPlay-v0``
+ids                ``cardwar/NavalSelfPlay-v0`` (``game="naval"``), ``cardwar/NavalSelfPlay-v1``
+                   (``game="naval", actions="steps"``: naval-v1's steps), ``cardwar/HexwarSelfPlay-v0``
                    (``game="hexwar"``)
 arguments          ``scenario`` (hexwar: a name, a ``.yaml`` path, ``random``, ``random:train`` or
                    ``random:test``), ``rules`` (rule options, see each game's RULES.md), ``opponent``,
-                   ``render_mode``
-observation space  naval: ``Box(0, 1, (587,), float32)``; hexwar: ``Box(0, 1, (59, 10, 12), float32)``.
+                   ``render_mode``, ``actions`` (``moves``, or ``steps`` for naval-v1)
+observation space  naval: ``Box(0, 1, (587,), float32)`` (v1: ``(690,)``, with the pending step); hexwar: ``Box(0, 1, (59, 10, 12), float32)``.
                    The learner seat's own observation tensor, built from its information view only
                    (no hidden card or unit), as in the PettingZoo envs ``cardwar/naval-v0`` and
                    ``cardwar/hexwar-v0``.
-action space       naval: ``Discrete(3029)``; hexwar: ``Discrete(843)``; the games' flat action tables
+action space       naval: ``Discrete(3029)`` (v1: ``Discrete(113)``, steps of a move: a deploy is a card
+                   then a zone, an attack a line then a card; opponents still play whole moves); hexwar: ``Discrete(843)``; the games' flat action tables
                    (``cardwar.envs.naval.action_to_string`` and the hex ``actions`` module).
 legal moves        ``action_masks()``: a bool array over the action space, exact; all False once the
                    game is over. Through gymnasium's wrappers, ``env.unwrapped.action_masks()``
@@ -48,7 +50,7 @@ render modes       ``ansi`` (text) and ``rgb_array`` (hexwar only), from the lea
 
 Same seed, same episode: ``reset(seed=s)`` seeds the deal or map, the seat and the opponent.
 
-Version history: v0 (first public version).
+Version history: v0 (first public version); NavalSelfPlay-v1 (naval-v1's factored steps).
 """
 
 from __future__ import annotations
@@ -92,9 +94,10 @@ class SelfPlayEnv(gymnasium.Env):
 
     def __init__(self, game: str = "naval", scenario: str | None = None, rules: dict | None = None,
                  opponent: str | OpponentPool = "random", render_mode: str | None = None,
-                 pool: OpponentPool | None = None) -> None:
+                 pool: OpponentPool | None = None, actions: str = "moves") -> None:
         self.game = game
-        self.aec = make_raw_env(game, scenario, rules)
+        self.aec = make_raw_env(game, scenario, rules, actions)
+        self.steps = actions == "steps"  # naval-v1: the learner acts in steps; opponents play whole moves
         if render_mode is not None and render_mode not in self.aec.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.aec.metadata['render_modes']} "
                              f"for {game}")
@@ -169,7 +172,10 @@ class SelfPlayEnv(gymnasium.Env):
         aec = self.aec
         other = self.agents[1 - self.seat]
         while not aec.state.is_terminal() and aec.state.current_player != self.seat:
-            aec.step(self.opponent.act(aec.observe(other), aec.view(other)))
+            if self.steps:
+                aec.step_move(self.opponent.act(aec.observe_move(other), aec.view(other)))
+            else:
+                aec.step(self.opponent.act(aec.observe(other), aec.view(other)))
 
     def _observe(self) -> np.ndarray:
         obs = self.aec.observe(self.agents[self.seat])
@@ -179,7 +185,9 @@ class SelfPlayEnv(gymnasium.Env):
 
 def register() -> None:
     """Register ``cardwar/NavalSelfPlay-v0`` and ``cardwar/HexwarSelfPlay-v0`` with gymnasium (done on import)."""
-    for env_id, game in (("cardwar/NavalSelfPlay-v0", "naval"), ("cardwar/HexwarSelfPlay-v0", "hexwar")):
+    for env_id, kwargs in (("cardwar/NavalSelfPlay-v0", {"game": "naval"}),
+                           ("cardwar/NavalSelfPlay-v1", {"game": "naval", "actions": "steps"}),
+                           ("cardwar/HexwarSelfPlay-v0", {"game": "hexwar"})):
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="cardwar.training.selfplay_env:SelfPlayEnv",
-                               kwargs={"game": game}, disable_env_checker=False)
+                               kwargs=kwargs, disable_env_checker=False)

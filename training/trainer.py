@@ -47,11 +47,28 @@ class RunError(ValueError):
     """A run folder that cannot be resumed, or a run that cannot start."""
 
 
+def policy_class(config: TrainConfig) -> Any:
+    """The SB3 policy (class or name) the config's ``policy.features`` names."""
+    if config.policy.features == "hex_fcn":
+        from cardwar.training.hex_policy import HexConvPolicy
+
+        return HexConvPolicy
+    if config.policy.features == "naval_cards":
+        from cardwar.training.naval_policy import NavalCardPolicy
+
+        return NavalCardPolicy
+    return "MlpPolicy"
+
+
 def policy_kwargs(config: TrainConfig) -> dict[str, Any]:
     """The network the config names, as SB3 ``policy_kwargs``."""
     from torch import nn
 
     p = config.policy
+    if p.features == "hex_fcn":
+        return {"channels": p.conv_channels, "blocks": p.conv_blocks}
+    if p.features == "naval_cards":
+        return {"embed_dim": p.embed_dim, "hidden": p.hidden}
     kwargs: dict[str, Any] = {"net_arch": {"pi": list(p.net_arch), "vf": list(p.net_arch)},
                               "activation_fn": nn.ReLU if p.activation == "relu" else nn.Tanh}
     if p.features == "hex_cnn":
@@ -66,7 +83,7 @@ def new_model(config: TrainConfig, vec_env: Any, run_dir: Path) -> Any:
     from sb3_contrib import MaskablePPO
 
     h = config.ppo
-    return MaskablePPO("MlpPolicy", vec_env, learning_rate=h.learning_rate, n_steps=h.n_steps,
+    return MaskablePPO(policy_class(config), vec_env, learning_rate=h.learning_rate, n_steps=h.n_steps,
                        batch_size=h.batch_size, n_epochs=h.n_epochs, gamma=h.gamma, gae_lambda=h.gae_lambda,
                        clip_range=h.clip_range, ent_coef=h.ent_coef, vf_coef=h.vf_coef,
                        max_grad_norm=h.max_grad_norm, target_kl=h.target_kl, policy_kwargs=policy_kwargs(config),
@@ -125,7 +142,7 @@ def check_env_settings(config: TrainConfig) -> None:
     from cardwar.training.callbacks import eval_scenario
 
     try:
-        SelfPlayEnv(config.game, scenario=config.env.scenario, rules=config.env.rules)
+        SelfPlayEnv(config.game, scenario=config.env.scenario, rules=config.env.rules, actions=config.env.actions)
     except (ConfigError, HexConfigError, ScenarioError, FileNotFoundError) as err:
         raise TrainConfigError(f"env: {err}") from None
     if config.eval.games > 0:
@@ -242,6 +259,10 @@ def warm_start(model: Any, config: TrainConfig, run_dir: Path, progress: bool = 
     demos = collect(config.game, im.games, im.teacher, tuple(im.opponents), config.env.scenario,
                     config.env.rules, seed=config.seed * 1_000_003, workers=min(4, os.cpu_count() or 1),
                     progress=progress, folder=folder)
+    if config.env.actions == "steps":  # the teacher plays whole moves; naval-v1's learner fits their steps
+        from cardwar.training.imitation import to_steps
+
+        demos = to_steps(demos)
 
     def fit_saved() -> str:
         from cardwar.training.imitation import _load_fit

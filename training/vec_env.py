@@ -127,19 +127,20 @@ class WorkerVecEnv(SubprocVecEnv):
         self.closed = True
 
 
-def _env_factory(game: str, scenario: str | None, rules: dict, mix: dict[str, float], heuristic: str) -> Any:
+def _env_factory(game: str, scenario: str | None, rules: dict, mix: dict[str, float], heuristic: str,
+                 actions: str = "moves") -> Any:
     """Build one env (a module-level function, so it pickles)."""
     from stable_baselines3.common.monitor import Monitor
 
-    return Monitor(SelfPlayEnv(game, scenario=scenario, rules=rules, pool=OpponentPool(game, mix=mix,
-                                                                                      heuristic=heuristic)))
+    return Monitor(SelfPlayEnv(game, scenario=scenario, rules=rules, actions=actions,
+                               pool=OpponentPool(game, mix=mix, heuristic=heuristic)))
 
 
 def make_vec_env(config: TrainConfig, in_process: bool = False) -> VecEnv:
     """``env.n_envs`` self-play envs: in worker processes, or in this one (``vec_env: dummy`` or ``in_process``)."""
     c = config
-    fns = [functools.partial(_env_factory, c.game, c.env.scenario, c.env.rules, c.mix_at(0), c.opponents.heuristic)
-           for _ in range(c.env.n_envs)]
+    fns = [functools.partial(_env_factory, c.game, c.env.scenario, c.env.rules, c.mix_at(0), c.opponents.heuristic,
+                             c.env.actions) for _ in range(c.env.n_envs)]
     if in_process or c.env.vec_env != "subproc" or c.env.n_envs == 1:
         return DummyVecEnv(fns)
     return WorkerVecEnv(fns)

@@ -169,3 +169,30 @@ def test_visit_shares_over_moves_become_shares_over_each_step():
 def test_a_config_that_mixes_up_the_action_spaces_is_refused_by_name(data, key):
     with pytest.raises(TrainConfigError, match=key.replace(".", r"\.")):
         config_from_dict(data)
+
+
+def test_a_steps_model_guides_the_search_with_the_product_of_its_steps_probabilities(tmp_path):
+    import torch
+
+    from cardwar.agents.network_guide import NetworkGuide
+
+    model, path = _untrained_steps_model(tmp_path)
+    guide = NetworkGuide("naval", str(path))
+    assert guide.steps
+    for state in list(_random_positions(2, seed=5))[::7][:6]:
+        legal = state.engine.legal_actions()
+        priors, value = guide(state.engine, legal)
+        assert priors.shape == (len(legal),) and priors.sum() == pytest.approx(1.0) and -1 <= value <= 1
+        a = legal[int(np.argmax(priors))]
+        expected = 1.0  # the same move's probability, step by step in the naval-v1 env's own observations
+        for step in STEPS_OF[a]:
+            env = naval_v1.raw_env()
+            env.state = state
+            o = env._encode(state.current_player)
+            mask = np.zeros(NUM_STEPS, dtype=bool)
+            mask[state.legal_actions()] = True
+            with torch.no_grad():
+                p = guide.model.policy.get_distribution(torch.as_tensor(o)[None], action_masks=mask[None])
+            expected *= float(p.distribution.probs[0, step])
+            state.apply_action(step)
+        assert priors.max() == pytest.approx(expected, rel=1e-4)

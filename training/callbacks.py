@@ -11,6 +11,7 @@ import io
 import json
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,16 @@ class RunStatus:
     def __init__(self) -> None:
         self.phase = "setting up"
         self.saved: Callable[[], str] = lambda: "nothing to save yet"
+        self.clock_offset = 0.0  # the run's seconds before this process (a resumed run: its checkpoint's)
+        self._started = time.monotonic()
+
+    def seconds(self) -> float:
+        """The run's wall-clock seconds so far, all its sessions together (from ``cardwar train`` on)."""
+        return self.clock_offset + time.monotonic() - self._started
+
+    def resume_clock(self, seconds: float) -> None:
+        """Go on counting from a checkpoint's ``seconds``."""
+        self.clock_offset, self._started = float(seconds), time.monotonic()
 
     def enter(self, phase: str, saved: Callable[[], str] | None = None, announce: str | None = None) -> None:
         """Start ``phase``; ``announce`` is printed (one line on stderr, also when progress bars are off)."""
@@ -58,15 +69,18 @@ class RunStatus:
             tqdm.write(announce, file=sys.stderr)  # clears and redraws a progress bar in its way
 
 
-def save_checkpoint(model: Any, run_dir: Path, snapshots: list[str], mix: dict[str, float]) -> Path:
-    """``checkpoints/model_<step>.zip`` and ``state_<step>.json`` (the pool), each written atomically."""
+def save_checkpoint(model: Any, run_dir: Path, snapshots: list[str], mix: dict[str, float],
+                    seconds: float = 0.0) -> Path:
+    """``checkpoints/model_<step>.zip`` and ``state_<step>.json`` (the pool and the run's wall-clock
+    seconds so far), each written atomically."""
     step = model.num_timesteps
     folder = run_dir / "checkpoints"
     folder.mkdir(exist_ok=True)
     path = folder / f"model_{step:09d}.zip"
     save_atomically(model, path)
     write_json_atomically(folder / f"state_{step:09d}.json",
-                          {"num_timesteps": step, "snapshots": [Path(p).name for p in snapshots], "mix": mix})
+                          {"num_timesteps": step, "snapshots": [Path(p).name for p in snapshots], "mix": mix,
+                           "seconds": round(seconds, 1)})
     return path
 
 
@@ -147,7 +161,7 @@ class RunCallback(BaseCallback):
         step = self.model.num_timesteps
         path = self.run_dir / "checkpoints" / f"model_{step:09d}.zip"
         if step != self.last_checkpoint:
-            save_checkpoint(self.model, self.run_dir, self.snapshots, self.mix)
+            save_checkpoint(self.model, self.run_dir, self.snapshots, self.mix, seconds=self.status.seconds())
             self.last_checkpoint = step
             for old in self.retired:
                 Path(old).unlink(missing_ok=True)
@@ -176,8 +190,9 @@ class RunCallback(BaseCallback):
                           announce=f"{what} at step {step:,}: {c.eval.games} games against each of "
                                    f"{', '.join(c.eval.opponents)}")
         workers = min(4, os.cpu_count() or 1)  # the env workers wait meanwhile
+        seconds = self.status.seconds()  # the training time this point cost (its own evaluation not included)
         points = [evaluate(self.model, c.game, opponent, c.eval.games, seed=10_000 + 1000 * k, step=step,
-                           scenario=scenario, rules=c.env.rules, workers=workers)
+                           scenario=scenario, rules=c.env.rules, workers=workers, seconds=seconds)
                   for k, opponent in enumerate(c.eval.opponents)]
         append_csv(self.run_dir / "eval.csv", points)  # one write: an interrupted evaluation leaves no half row set
         for opponent, point in zip(c.eval.opponents, points):

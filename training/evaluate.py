@@ -31,10 +31,13 @@ class EvalPoint:
     score: float
     low: float
     high: float
+    seconds: float = float("nan")
+    """The run's wall-clock seconds when the learner was at ``step`` (NaN in runs older than this column)."""
 
 
 def evaluate(model: Any, game: str, opponent: str, games: int, seed: int, step: int,
-             scenario: str | None = None, rules: dict | None = None, workers: int = 1) -> EvalPoint:
+             scenario: str | None = None, rules: dict | None = None, workers: int = 1,
+             seconds: float = float("nan")) -> EvalPoint:
     """Play ``games`` games (rounded up to pairs) of the model against ``opponent``.
 
     With ``workers`` > 1 the pairs are shared among that many forked processes (each has the
@@ -58,7 +61,7 @@ def evaluate(model: Any, game: str, opponent: str, games: int, seed: int, step: 
         res.wins_b += ret < 0
         res.draws += ret == 0
     lo, hi = res.interval()
-    return EvalPoint(step, opponent, res.games, res.wins_a, res.draws, res.wins_b, res.score_a, lo, hi)
+    return EvalPoint(step, opponent, res.games, res.wins_a, res.draws, res.wins_b, res.score_a, lo, hi, seconds)
 
 
 def _play_pairs(model: Any, game: str, opponent: str, seed: int, scenario: str | None, rules: dict | None,
@@ -82,10 +85,10 @@ def append_csv(path: Path, points: list[EvalPoint]) -> None:
     buf = io.StringIO()
     w = csv.writer(buf)
     if not path.exists() or path.stat().st_size == 0:
-        w.writerow(["step", "opponent", "games", "wins", "draws", "losses", "score", "ci_low", "ci_high"])
+        w.writerow(["step", "opponent", "games", "wins", "draws", "losses", "score", "ci_low", "ci_high", "seconds"])
     for point in points:
         w.writerow([point.step, point.opponent, point.games, point.wins, point.draws, point.losses,
-                    f"{point.score:.4f}", f"{point.low:.4f}", f"{point.high:.4f}"])
+                    f"{point.score:.4f}", f"{point.low:.4f}", f"{point.high:.4f}", f"{point.seconds:.1f}"])
     with path.open("a", newline="") as f:
         f.write(buf.getvalue())
 
@@ -96,31 +99,38 @@ def read_csv(path: Path) -> list[EvalPoint]:
         return []
     with path.open() as f:
         return [EvalPoint(int(r["step"]), r["opponent"], int(r["games"]), int(r["wins"]), int(r["draws"]),
-                          int(r["losses"]), float(r["score"]), float(r["ci_low"]), float(r["ci_high"]))
+                          int(r["losses"]), float(r["score"]), float(r["ci_low"]), float(r["ci_high"]),
+                           float(r.get("seconds") or "nan"))
                 for r in csv.DictReader(f)]
 
 
 def plot_curve(points: list[EvalPoint], path: Path, title: str) -> None:
-    """A PNG of score rate against steps, one line per opponent with its 95% band."""
+    """A PNG of score rate against steps and, beside it, against the run's wall-clock minutes (when the
+    rows have them), one line per opponent with its 95% band."""
+    import math
+
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(8, 4), dpi=100)
-    for opponent in sorted({p.opponent for p in points}):
-        pts = sorted((p for p in points if p.opponent == opponent), key=lambda p: p.step)
-        steps = [p.step for p in pts]
-        ax.plot(steps, [p.score for p in pts], marker="o", label=f"vs {opponent}")
-        ax.fill_between(steps, [p.low for p in pts], [p.high for p in pts], alpha=0.2)
-    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-    ax.set_ylim(0, 1)
-    ax.set_xlabel("environment steps (learner's moves)")
-    ax.set_ylabel("score rate (win 1, draw 1/2)")
-    ax.set_title(title)
-    ax.grid(alpha=0.3)
+    timed = bool(points) and all(not math.isnan(p.seconds) for p in points)
+    fig, axes = plt.subplots(1, 2 if timed else 1, figsize=(12 if timed else 8, 4), dpi=100, squeeze=False)
+    xs = [("step", "environment steps (learner's moves)")] + ([("minutes", "wall-clock minutes")] if timed else [])
+    for ax, (x, label) in zip(axes[0], xs):
+        for opponent in sorted({p.opponent for p in points}):
+            pts = sorted((p for p in points if p.opponent == opponent), key=lambda p: p.step)
+            at = [p.step if x == "step" else p.seconds / 60 for p in pts]
+            ax.plot(at, [p.score for p in pts], marker="o", label=f"vs {opponent}")
+            ax.fill_between(at, [p.low for p in pts], [p.high for p in pts], alpha=0.2)
+        ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+        ax.set_ylim(0, 1)
+        ax.set_xlabel(label)
+        ax.set_ylabel("score rate (win 1, draw 1/2)")
+        ax.set_title(title if x == "step" else f"{title}, against time")
+        ax.grid(alpha=0.3)
     if points:
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")  # never over a point
+        axes[0][-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")  # never over a point
     fig.tight_layout()
     tmp = path.with_suffix(".tmp.png")
     fig.savefig(tmp)

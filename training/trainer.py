@@ -234,7 +234,7 @@ def _start(config: TrainConfig, run_dir: Path, progress: bool, status: RunStatus
     model = new_model(config, placeholder, run_dir)
     if config.imitation.games > 0:
         warm_start(model, config, run_dir, progress, status)
-    save_checkpoint(model, run_dir, snapshots=[], mix=config.mix_at(0))
+    save_checkpoint(model, run_dir, snapshots=[], mix=config.mix_at(0), seconds=status.seconds())
     shutil.rmtree(run_dir / "imitation", ignore_errors=True)  # the step-0 checkpoint holds all it was for
 
 
@@ -293,6 +293,7 @@ def _self_play(config: TrainConfig, run_dir: Path, progress: bool, status: RunSt
             print(f"warning: {len(state['snapshots']) - len(snapshots)} snapshot(s) of the pool are missing",
                   file=sys.stderr)
         _truncate_eval(run_dir / "eval.csv", state["num_timesteps"])
+        status.resume_clock(state.get("seconds", 0.0))  # the curve against time goes on where the checkpoint was
         model.set_random_seed(config.seed + model.num_timesteps)  # a resumed run goes on as reproducibly
         _learn(model, config, run_dir, snapshots, progress, status)
     finally:

@@ -36,9 +36,15 @@ def test_a_tiny_run_writes_checkpoints_curve_and_logs_and_resumes(tiny, tmp_path
     assert len(state["snapshots"]) == 2  # max_snapshots: the pool kept the newest two
     assert (run / "final.zip").is_file()
 
+    seconds_at_256 = state["seconds"]
     resume(run, total_steps=384, progress=False)
     checkpoint, state = latest_checkpoint(run)
     assert _steps(checkpoint) == state["num_timesteps"] == 384  # the step count went on from 256
+    # The wall clock of the curve against time goes on from the checkpoint too, never back to 0.
+    from cardwar.training.evaluate import read_csv
+
+    times = [p.seconds for p in sorted(read_csv(run / "eval.csv"), key=lambda p: p.step)]
+    assert all(t >= 0 for t in times) and times == sorted(times) and state["seconds"] > seconds_at_256 > 0
     from sb3_contrib import MaskablePPO
 
     assert MaskablePPO.load(run / "final.zip").num_timesteps == 384

@@ -111,6 +111,13 @@ def test_committed_configs_load():
     for game in ("naval", "hexwar"):
         c = load_config(f"configs/training/{game}.yaml")
         assert c.game == game and c.total_steps > 0
+        # the best-response probe: any bot as the fixed opponent, the same budget whichever it is
+        probe = load_config(f"configs/training/best_response/{game}.yaml",
+                            ["opponents.heuristic=ppo", "eval.opponents=[ppo]"])
+        assert probe.game == game and probe.mix_at(0) == {"heuristic": 1.0} and probe.eval.opponents == ["ppo"]
+    # the shipped models' configs: the shaped policies (issue 13)
+    assert load_config("configs/training/naval.yaml").policy.features == "naval_cards"
+    assert load_config("configs/training/hexwar.yaml").policy.features == "hex_fcn"
 
 
 def test_ppo_specs_load_the_model_and_check_the_game(tiny, tmp_path):

@@ -9,6 +9,9 @@ Three runs in one process, one after the other, each timed around ``model.learn`
   gymnasium needs; the stepping is the tutorial's).
 - ``naval`` and ``hexwar``: ``configs/training/<game>.yaml`` as committed (its envs,
   vec env, network, PPO settings and opponent mix), evaluation off.
+- ``<game>_random_opponent``: the committed config with the tutorial's opponent (random
+  only), so that its ratio to the next row compares the training set-up alone (vec env,
+  batch sizes, network), the opponent being the same.
 - ``<game>_tutorial_settings``: the tutorial's exact settings (defaults, one env) on the
   env the config trains on (naval-v1's steps for naval) with a random opponent: the
   like-for-like reference, which separates the env's cost from the network's and the
@@ -73,15 +76,19 @@ def _reference(steps: int, env: gymnasium.Env | None = None) -> float:
     return model.num_timesteps / (time.perf_counter() - start)
 
 
-def _game(game: str, steps: int) -> float:
+RANDOM_POOL = "opponents.schedule=[{from_step: 0, mix: {random: 1.0}}]"
+"""The override that gives a config the tutorial rows' opponent (random), for the like-for-like ratio."""
+
+
+def _game(game: str, steps: int, *overrides: str) -> float:
     from cardwar.training.callbacks import RunCallback
     from cardwar.training.config import load_config
     from cardwar.training.trainer import make_vec_env, new_model
 
     from cardwar.configs import training_config_path
 
-    config = load_config(training_config_path(game),
-                         ["eval.games=0", f"checkpoint_every={10**9}", f"opponents.snapshot_every={10**9}"])
+    config = load_config(training_config_path(game), ["eval.games=0", f"checkpoint_every={10**9}",
+                                                      f"opponents.snapshot_every={10**9}", *overrides])
     config.total_steps = steps
     with tempfile.TemporaryDirectory() as tmp:
         vec_env = make_vec_env(config)
@@ -103,7 +110,9 @@ def run_training_bench(steps: int = 8192, as_json: bool = False) -> dict:
     from cardwar.training.selfplay_env import SelfPlayEnv
 
     runs = {"reference": lambda: _reference(steps), "naval": lambda: _game("naval", steps),
-            "hexwar": lambda: _game("hexwar", steps)}
+            "hexwar": lambda: _game("hexwar", steps),
+            "naval_random_opponent": lambda: _game("naval", steps, RANDOM_POOL),
+            "hexwar_random_opponent": lambda: _game("hexwar", steps, RANDOM_POOL)}
     from cardwar.configs import training_config_path
     from cardwar.training.config import load_config
 
@@ -120,7 +129,8 @@ def run_training_bench(steps: int = 8192, as_json: bool = False) -> dict:
            "steps_per_second": {k: round(v, 1) for k, v in rows.items()},
            "ratio_to_reference": {k: round(v / ref, 2) for k, v in rows.items() if k != "reference"},
            "ratio_to_tutorial_settings_on_the_same_env": {
-               k: round(rows[k] / rows[f"{k}_tutorial_settings"], 2) for k in ("naval", "hexwar")}}
+               k: round(rows[k] / rows[f"{k.split('_')[0]}_tutorial_settings"], 2)
+               for k in ("naval", "hexwar", "naval_random_opponent", "hexwar_random_opponent")}}
     if as_json:
         print(json.dumps(out))
     else:
@@ -130,6 +140,10 @@ def run_training_bench(steps: int = 8192, as_json: bool = False) -> dict:
             like = rows[f"{k}_tutorial_settings"]
             print(f"  {k:9s} (configs/training/{k}.yaml): {rows[k]:8.1f} steps/s = {rows[k] / ref:.2f}x reference, "
                   f"{rows[k] / like:.2f}x the tutorial's settings on the same env")
+        for k in ("naval", "hexwar"):
+            r, like = rows[f"{k}_random_opponent"], rows[f"{k}_tutorial_settings"]
+            print(f"  {k:9s} config, the tutorial's opponent (random only): {r:8.1f} steps/s = "
+                  f"{r / like:.2f}x the tutorial's settings on the same env (like for like)")
         for k in ("naval", "hexwar"):
             r = rows[f"{k}_tutorial_settings"]
             print(f"  {k:9s} with the tutorial's settings (defaults, 1 env, random opponent): {r:8.1f} steps/s "

@@ -147,6 +147,9 @@ class TrainConfig:
     seed: int = 0
     total_steps: int = 1_000_000
     checkpoint_every: int = 100_000
+    device: str = "auto"
+    """Where the learner's network runs: ``auto`` (a CUDA GPU when torch has one, else the CPU),
+    ``cpu`` or ``cuda``. Opponents and evaluation games always play on the CPU."""
     env: EnvSection = field(default_factory=EnvSection)
     policy: PolicySection = field(default_factory=PolicySection)
     ppo: PPOSection = field(default_factory=PPOSection)
@@ -170,6 +173,12 @@ class TrainConfig:
         return current
 
 
+def _cuda_available() -> bool:
+    import torch
+
+    return bool(torch.cuda.is_available())
+
+
 def _fail(where: str, message: str) -> typing.NoReturn:
     raise TrainConfigError(f"{where}: {message}")
 
@@ -183,6 +192,10 @@ def _check(c: TrainConfig) -> None:
     if not 0 <= c.seed < 2**32:
         _fail("seed", "must be between 0 and 2**32 - 1")
     _at_least(c, "checkpoint_every", 1, "steps")
+    if c.device not in ("auto", "cpu", "cuda"):
+        _fail("device", f"{c.device!r} is not one of auto, cpu, cuda")
+    if c.device == "cuda" and not _cuda_available():
+        _fail("device", "cuda asked for, but this torch build sees no CUDA GPU (auto uses one when there is one)")
     _check_env(c)
     _check_policy(c)
     _check_ppo(c)

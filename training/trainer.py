@@ -87,7 +87,7 @@ def new_model(config: TrainConfig, vec_env: Any, run_dir: Path) -> Any:
                        batch_size=h.batch_size, n_epochs=h.n_epochs, gamma=h.gamma, gae_lambda=h.gae_lambda,
                        clip_range=h.clip_range, ent_coef=h.ent_coef, vf_coef=h.vf_coef,
                        max_grad_norm=h.max_grad_norm, target_kl=h.target_kl, policy_kwargs=policy_kwargs(config),
-                       tensorboard_log=str(run_dir / "tb"), seed=config.seed, device="cpu", verbose=0)
+                       tensorboard_log=str(run_dir / "tb"), seed=config.seed, device=config.device, verbose=0)
 
 
 def new_run_dir(config: TrainConfig, root: Path = Path("runs")) -> Path:
@@ -286,7 +286,7 @@ def _self_play(config: TrainConfig, run_dir: Path, progress: bool, status: RunSt
                                                                  f"{found[0][1]['num_timesteps']} is kept")
     vec_env = make_vec_env(config)
     try:
-        model, state = _load_latest(found, vec_env, run_dir)
+        model, state = _load_latest(found, vec_env, run_dir, config.device)
         snapshots = [str(run_dir / "snapshots" / name) for name in state.get("snapshots", [])
                      if (run_dir / "snapshots" / name).is_file()]
         if len(snapshots) < len(state.get("snapshots", [])):
@@ -300,13 +300,13 @@ def _self_play(config: TrainConfig, run_dir: Path, progress: bool, status: RunSt
         close_vec_env(vec_env)
 
 
-def _load_latest(found: list[tuple[Path, dict]], vec_env: Any, run_dir: Path) -> tuple[Any, dict]:
+def _load_latest(found: list[tuple[Path, dict]], vec_env: Any, run_dir: Path, device: str) -> tuple[Any, dict]:
     """The newest checkpoint that loads (a damaged file falls back to the one before) and its pool state."""
     from sb3_contrib import MaskablePPO
 
     for path, state in found:
         try:
-            model = MaskablePPO.load(path, env=vec_env, device="cpu", tensorboard_log=str(run_dir / "tb"))
+            model = MaskablePPO.load(path, env=vec_env, device=device, tensorboard_log=str(run_dir / "tb"))
             return model, state
         except Exception as err:  # noqa: BLE001 - any unreadable zip
             print(f"warning: checkpoint {path.name} cannot be loaded ({err}); trying the one before",

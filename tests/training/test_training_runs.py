@@ -209,6 +209,7 @@ def test_train_rejects_mistakes_before_making_a_run_folder(tmp_path, capsys, arg
     ("eval.every=0", "eval.every", "must be at least 1"),
     ("imitation.learning_rate=0", "imitation.learning_rate", "must be above 0"),
     ("imitation.epochs=0", "imitation.epochs", "must be at least 1"),
+    ("device=gpu", "device", "'gpu' is not one of auto, cpu, cuda"),
 ])
 def test_config_values_out_of_range_are_one_line_naming_the_key(override, key, message):
     from cardwar.training.config import TrainConfigError, load_config
@@ -217,6 +218,18 @@ def test_config_values_out_of_range_are_one_line_naming_the_key(override, key, m
         load_config("configs/training/naval.yaml", [override])
     text = str(err.value)
     assert f"{key}: " in text and message in text and "\n" not in text, text
+
+
+def test_device_cuda_is_refused_by_name_where_torch_sees_no_gpu_and_auto_always_loads():
+    import torch
+    from cardwar.training.config import TrainConfigError, load_config
+
+    assert load_config("configs/training/naval.yaml", ["device=auto"]).device == "auto"
+    if torch.cuda.is_available():
+        assert load_config("configs/training/naval.yaml", ["device=cuda"]).device == "cuda"
+    else:
+        with pytest.raises(TrainConfigError, match=r"naval.yaml: device: cuda asked for, but this torch build sees no CUDA GPU"):
+            load_config("configs/training/naval.yaml", ["device=cuda"])
 
 
 def test_a_config_mistake_from_the_command_line_is_exit_2_without_a_folder(tmp_path, capsys):

@@ -244,12 +244,14 @@ def test_steps_scale_the_imitation_games_down_with_the_budget_and_never_up():
     from cardwar.configs import training_config_path
     from cardwar.training.config import load_config, with_step_budget
 
-    hexwar = load_config(training_config_path("hexwar"))  # 1500 games for 400,000 steps
+    hexwar = load_config(training_config_path("hexwar"))  # e.g. 1000 games for 300,000 steps
+    games, total = hexwar.imitation.games, hexwar.total_steps
+    expected = -(-games * 2048 // total)  # ceil(games * 2048 / total_steps), in integers
     short, note = with_step_budget(hexwar, 2048)
-    assert short.total_steps == 2048 and short.imitation.games == 8  # ceil(1500 * 2048 / 400000)
-    assert "1500 to 8" in note
-    longer, note = with_step_budget(hexwar, 800_000)
-    assert longer.imitation.games == 1500 and note is None
+    assert short.total_steps == 2048 and short.imitation.games == expected
+    assert f"{games} to {expected}" in note
+    longer, note = with_step_budget(hexwar, 2 * total)
+    assert longer.imitation.games == games and note is None
     assert with_step_budget(hexwar, 2048)[0].ppo == hexwar.ppo  # nothing else changes
 
 

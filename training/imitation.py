@@ -23,6 +23,7 @@ every epoch and goes on from the last one.
 
 from __future__ import annotations
 
+import functools
 import json
 import zipfile
 from dataclasses import dataclass
@@ -202,6 +203,7 @@ def pretrain(policy: Any, demos: Demonstrations, epochs: int, batch_size: int, l
     import torch
     from tqdm import tqdm
 
+    on_device = functools.partial(torch.as_tensor, device=policy.device)  # the batches go where the policy is
     rng = np.random.default_rng(seed)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     shuffled = rng.permutation(len(demos))
@@ -222,17 +224,17 @@ def pretrain(policy: Any, demos: Demonstrations, epochs: int, batch_size: int, l
         hits = total_nll = total_vl = 0.0
         for start in range(0, n, batch_size):
             idx = order[start:start + batch_size]
-            obs = torch.as_tensor(demos.obs[idx], dtype=torch.float32, device=policy.device)
-            acts = torch.as_tensor(demos.actions[idx], device=policy.device)
+            obs = on_device(demos.obs[idx], dtype=torch.float32)
+            acts = on_device(demos.actions[idx])
             latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(obs))
             dist = policy._get_action_dist_from_latent(latent_pi)
             dist.apply_masking(demos.mask_rows(idx))
             values = policy.value_net(latent_vf)
-            target = torch.as_tensor(demos.results[idx], device=policy.device)
+            target = on_device(demos.results[idx])
             if targets == "visits":  # cross entropy with the search's visit shares (expert iteration)
                 logp = torch.log_softmax(dist.distribution.logits, dim=1)
-                picked = logp.gather(1, torch.as_tensor(demos.target_idx[idx], dtype=torch.int64, device=policy.device))
-                share = torch.as_tensor(demos.target_p[idx], device=policy.device)
+                picked = logp.gather(1, on_device(demos.target_idx[idx], dtype=torch.int64))
+                share = on_device(demos.target_p[idx])
                 nll = -torch.where(share > 0, share * picked, torch.zeros_like(picked)).sum(dim=1).mean()
             else:
                 nll = -dist.log_prob(acts).mean()
@@ -283,13 +285,14 @@ def _accuracy(policy: Any, demos: Demonstrations, idx: np.ndarray, batch_size: i
 
     if len(idx) == 0:
         return float("nan")
+    on_device = functools.partial(torch.as_tensor, device=policy.device)
     hits = 0
     with torch.no_grad():
         for start in range(0, len(idx), batch_size):
             part = idx[start:start + batch_size]
-            obs = torch.as_tensor(demos.obs[part], dtype=torch.float32, device=policy.device)
+            obs = on_device(demos.obs[part], dtype=torch.float32)
             dist = policy.get_distribution(obs, action_masks=demos.mask_rows(part))
-            hits += (dist.distribution.probs.argmax(dim=1) == torch.as_tensor(demos.actions[part], device=policy.device)).sum().item()
+            hits += (dist.distribution.probs.argmax(dim=1) == on_device(demos.actions[part])).sum().item()
     return hits / len(idx)
 
 

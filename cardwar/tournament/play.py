@@ -28,23 +28,26 @@ def _close(player: object, result: dict | None) -> None:
 def play_pair(job: PairJob) -> list[GameRow]:
     """The pair's two games, seats swapped on the same seed, as store rows.
 
-    Agents are seeded as ``cardwar match`` seeds them (``2 * seed + 1`` for the first
-    seat, ``2 * seed + 2`` for the second), so a tournament's games are a match's games.
+    The dealer (:mod:`cardwar.arena.seeds`) keys the deal and each seat's seed with the
+    tournament's secret, so no seat can rebuild the pair's seed or the other seat's cards;
+    a tournament's games are a match's games with the same ``--secret``.
     """
     from cardwar.arena import Clock, make_player, play_game
+    from cardwar.arena.seeds import Dealer
     from cardwar.envs import make_raw_env
 
     if "torch" in sys.modules:  # one thread a worker: the workers share the cores
         sys.modules["torch"].set_num_threads(1)
     clock = Clock(None if job.move_ms is None else job.move_ms / 1000, None if job.game_ms is None else job.game_ms / 1000)
+    dealer = Dealer(job.secret)
     rows = []
     for g, (first, second, spec_first, spec_second) in enumerate(job.seats()):
         env = make_raw_env(job.game, job.scenario, job.rules)
-        players = [make_player(spec_first, job.game, seed=job.seed * 2 + 1),
-                   make_player(spec_second, job.game, seed=job.seed * 2 + 2)]
+        players = [make_player(spec_first, job.game, seed=dealer.seat(job.seed, 0)),
+                   make_player(spec_second, job.game, seed=dealer.seat(job.seed, 1))]
         outcome = None
         try:
-            outcome = play_game(env, players, job.seed, game=job.game, specs=(spec_first, spec_second),
+            outcome = play_game(env, players, dealer.deal(job.seed), game=job.game, specs=(spec_first, spec_second),
                                 scenario=job.scenario, clock=clock)
         finally:
             result = None if outcome is None or outcome.record is None else outcome.record.result

@@ -30,19 +30,23 @@ class PairJob:
     rules: dict
     move_ms: int | None
     game_ms: int | None
+    secret: str | None = None  # the dealer's secret (cardwar.arena.seeds); None: reproducible research seeds
 
     def seats(self) -> list[tuple[str, str, str, str]]:
         """``(first, second, first_spec, second_spec)`` of the pair's two games: A first, then B first."""
         return [(self.a, self.b, self.spec_a, self.spec_b), (self.b, self.a, self.spec_b, self.spec_a)]
 
 
-def schedule(config: TournamentConfig) -> list[PairJob]:
-    """Every pair of the tournament, round by round (pair 0 of every pairing, then pair 1, ...)."""
+def schedule(config: TournamentConfig, secret: str | None = None) -> list[PairJob]:
+    """Every pair of the tournament, round by round (pair 0 of every pairing, then pair 1, ...).
+
+    ``secret`` is the tournament's dealer secret: the deal and the seats' seeds are keyed by it.
+    """
     jobs = []
     pairings = config.pairings()
     for k in range(config.pairs):
         scenario = config.scenarios[k % len(config.scenarios)] if config.scenarios else None
         for p, (a, b) in enumerate(pairings):
             jobs.append(PairJob(config.name, config.game, p, k, a, b, config.entrants[a], config.entrants[b],
-                                config.seed + k, scenario, dict(config.rules), config.move_ms, config.game_ms))
+                                config.seed + k, scenario, dict(config.rules), config.move_ms, config.game_ms, secret))
     return jobs

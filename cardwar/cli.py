@@ -74,16 +74,18 @@ def _play(args: argparse.Namespace) -> int:
                 check_writable(path)
             except ValueError as err:
                 raise UsageError(f"{flag}: {err}") from None
+    dealer = _dealer(args)
     if args.game == "hexwar":
         from cardwar.envs.hexwar.config import HexConfig
 
         rules = HexConfig.from_dict(parse_rule_options(args.rule)).to_dict()
         viewer = {"A": "blue", "B": "red"}.get(args.viewer, args.viewer)
         result = play_hexwar(args.scenario, rules, args.seed, args.a, args.b, viewer, quiet=args.quiet, png=args.png,
-                             save=args.save)
+                             save=args.save, dealer=dealer)
     else:
         config = NavalConfig.from_dict(parse_rule_options(args.rule))
-        result = play_naval(config, args.seed, args.a, args.b, args.viewer, quiet=args.quiet, save=args.save)
+        result = play_naval(config, args.seed, args.a, args.b, args.viewer, quiet=args.quiet, save=args.save,
+                            dealer=dealer)
     if args.json:
         print(json.dumps(result))
     return 0
@@ -97,18 +99,46 @@ def _rules_for(game: str, items: list[str] | None) -> dict:
     return (HexConfig if game == "hexwar" else NavalConfig).from_dict(opts).to_dict()
 
 
+def _dealer(args: argparse.Namespace) -> Any:
+    """The dealer ``--secret`` / ``--reproducible-seeds`` ask for (a fresh secret by default)."""
+    from cardwar.arena.seeds import Dealer
+
+    try:
+        return Dealer.from_options(args.secret, args.reproducible_seeds)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
+def _seeds_line(secret: str | None, seed_flag: str) -> str:
+    """How to deal these games again, said once they are over."""
+    if secret is None:
+        return f"deals: reproducible research seeds (rerun: {seed_flag} --reproducible-seeds)"
+    return f"deals keyed by the secret {secret} (rerun exactly: {seed_flag} --secret {secret})"
+
+
+def _add_seed_options(parser: argparse.ArgumentParser) -> None:
+    """``--secret`` and ``--reproducible-seeds``: how game seeds become deals and the seats' seeds."""
+    parser.add_argument("--secret", metavar="HEX",
+                        help="the dealer's secret that keys the deals and the players' seeds (default: a fresh one, "
+                             "printed when the games are over, so no player can rebuild a deal from its seed)")
+    parser.add_argument("--reproducible-seeds", action="store_true",
+                        help="research only: deal from the plain game seed and give the seats 2*seed+1 and "
+                             "2*seed+2, which any player (an engine too) can invert to read the hidden game")
+
+
 def _match(args: argparse.Namespace) -> int:
     from cardwar.match import run_match
 
     rules = _rules_for(args.game, args.rule)
     res = run_match(args.game, args.agent_a, args.agent_b, args.games, args.seed, args.scenario, rules,
-                    args.workers, progress=not args.json)
+                    args.workers, progress=not args.json, dealer=_dealer(args))
     lo, hi = res.interval()
     print(f"{args.agent_a} vs {args.agent_b} ({args.game}{', ' + args.scenario if args.scenario else ''}): "
           f"{res.games} games, seats swapped in pairs")
     print(f"  {args.agent_a}: {res.wins_a} wins, {res.draws} draws, {res.wins_b} losses")
     print(f"  score rate of {args.agent_a}: {res.score_a:.3f} (95% CI {lo:.3f}-{hi:.3f})")
     print(f"  {res.games / res.seconds:.2f} games/s on {args.workers} worker(s)")
+    print("  " + _seeds_line(res.secret, f"--seed {args.seed}"))
     if args.json:
         print(json.dumps(res.to_dict()))
     return 0
@@ -212,7 +242,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     play = sub.add_parser("play", help="play a game between two agents, printed move by move")
     play.add_argument("game", choices=["naval", "hexwar"])
-    play.add_argument("--seed", type=int, default=1, help="game seed (default 1)")
+    play.add_argument("--seed", type=int, default=1,
+                      help="game seed (default 1); keyed by the dealer's secret (--secret), so it tells no seat the deal")
     play.add_argument("--a", default="random", help="agent spec for the first seat: Captain A / blue (default random)")
     play.add_argument("--b", default="random", help="agent spec for the second seat: Captain B / red (default random)")
     play.add_argument("--viewer", default="spectator", choices=["spectator", "omniscient", "A", "B", "blue", "red"],
@@ -232,6 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
                            "ends or you quit")
     play.add_argument("--json", action="store_true",
                       help="print the result as JSON on the last line, the game record (moves included) with it")
+    _add_seed_options(play)
     play.set_defaults(func=_play)
     match = sub.add_parser("match", help="two agents play N games, seats swapped in pairs")
     match.add_argument("game", choices=["naval", "hexwar"])
@@ -244,6 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--rule", action="append", metavar="KEY=VALUE", help="rule option")
     match.add_argument("--workers", type=_number(int, 1, "--workers"), default=1, help="processes (default 1)")
     match.add_argument("--json", action="store_true", help="last line: one JSON object")
+    _add_seed_options(match)
     match.set_defaults(func=_match)
     train = sub.add_parser("train", help="self-play MaskablePPO training in a resumable run folder")
     train.add_argument("game", choices=["naval", "hexwar"])

@@ -3,6 +3,10 @@
 Game ``2k`` gives agent A the first seat and game ``2k+1`` the second, both with
 seed ``S + k``, so luck of the deal cancels out within a pair. Results report A's
 score rate (win 1, draw 1/2) with a 95% Wilson interval.
+
+The dealer (:mod:`cardwar.arena.seeds`) keys the deal and each seat's seed with a secret
+drawn for the match (or given as ``--secret``), so no player can rebuild the deal from
+what it is sent; the secret is reported once the match is over, to rerun it exactly.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from cardwar import agents
+from cardwar.arena.seeds import Dealer
 from cardwar.envs import make_raw_env as make_env
 
 
@@ -29,6 +34,7 @@ class MatchResult:
     wins_b: int = 0
     draws: int = 0
     seconds: float = 0.0
+    secret: str | None = None  # the dealer's secret (None: reproducible research seeds)
     per_seat: dict = field(default_factory=lambda: {"a_first": [0, 0, 0], "a_second": [0, 0, 0]})
 
     @property
@@ -50,22 +56,25 @@ class MatchResult:
                 "wins_a": self.wins_a, "wins_b": self.wins_b, "draws": self.draws,
                 "score_a": round(self.score_a, 4), "ci95": [round(lo, 4), round(hi, 4)],
                 "games_per_second": round(self.games / self.seconds, 3) if self.seconds else None,
-                "per_seat": self.per_seat}
+                "per_seat": self.per_seat, "secret": self.secret, "reproducible_seeds": self.secret is None}
 
 
 def play_game(game: str, spec_first: str, spec_second: str, seed: int, scenario: str | None = None,
-              rules: dict | None = None) -> list[float]:
+              rules: dict | None = None, dealer: Dealer | None = None) -> list[float]:
     """One game; returns the two seats' returns. Each player sees only its seat's observation and view.
 
     A spec may name one of our agents or an external engine (``engine:CMD``); an engine
-    that misbehaves forfeits, as in a tournament.
+    that misbehaves forfeits, as in a tournament. ``dealer`` turns ``seed`` into the deal
+    and the seats' seeds; without one, the reproducible research seeds (any seat can invert them).
     """
     from cardwar.arena import is_engine_spec, make_player, play_game as arena_game
 
-    players = [make_player(spec_first, game, seed=seed * 2 + 1), make_player(spec_second, game, seed=seed * 2 + 2)]
+    dealer = dealer or Dealer(None)
+    players = [make_player(spec_first, game, seed=dealer.seat(seed, 0)),
+               make_player(spec_second, game, seed=dealer.seat(seed, 1))]
     engines = any(is_engine_spec(s) for s in (spec_first, spec_second))
     try:
-        return arena_game(make_env(game, scenario, rules), players, seed, game=game,
+        return arena_game(make_env(game, scenario, rules), players, dealer.deal(seed), game=game,
                           specs=(spec_first, spec_second), scenario=scenario, forfeits=engines).returns
     finally:
         for p in players:
@@ -87,23 +96,29 @@ def play_agents(env, first, second, seed: int, on_move=None) -> list[float]:
 
 
 def _pair(args: tuple) -> tuple[list[float], list[float]]:
-    game, a, b, seed, scenario, rules = args
+    game, a, b, seed, scenario, rules, dealer = args
     if "torch" in sys.modules:  # a trained agent plays one move at a time: one thread per worker is enough
         sys.modules["torch"].set_num_threads(1)
-    return play_game(game, a, b, seed, scenario, rules), play_game(game, b, a, seed, scenario, rules)
+    return (play_game(game, a, b, seed, scenario, rules, dealer),
+            play_game(game, b, a, seed, scenario, rules, dealer))
 
 
 def run_match(game: str, spec_a: str, spec_b: str, games: int, seed: int = 0, scenario: str | None = None,
-              rules: dict | None = None, workers: int = 1, progress: bool = True) -> MatchResult:
-    """Play ``games`` games (rounded up to pairs) and total them from A's side."""
+              rules: dict | None = None, workers: int = 1, progress: bool = True,
+              dealer: Dealer | None = None) -> MatchResult:
+    """Play ``games`` games (rounded up to pairs) and total them from A's side.
+
+    ``dealer`` keys the deals (default: a fresh secret, kept in the result to rerun the match exactly).
+    """
     from cardwar.arena import check_player_spec, is_engine_spec
 
     for spec in (spec_a, spec_b):  # fail fast on a bad spec, before any process starts
         check_player_spec(spec, game)
         if not is_engine_spec(spec):
             agents.make(spec, game)  # also loads a ppo model once, to check it fits the game
-    pairs = [(game, spec_a, spec_b, seed + k, scenario, rules) for k in range((games + 1) // 2)]
-    res = MatchResult(game, spec_a, spec_b)
+    dealer = dealer or Dealer.fresh()
+    pairs = [(game, spec_a, spec_b, seed + k, scenario, rules, dealer) for k in range((games + 1) // 2)]
+    res = MatchResult(game, spec_a, spec_b, secret=dealer.secret)
     start = time.perf_counter()
     from tqdm import tqdm
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from cardwar.arena.seeds import Dealer
 from cardwar.human import HumanPlayer, QuitGame, Screen
 from cardwar.record import SEATS, GameRecord, Move, result_of
 
@@ -67,11 +68,12 @@ def turn_starts(game: str, out: Callable[[str], None]) -> Callable[[Any], bool]:
     return naval if game == "naval" else hexwar
 
 
-def _seat_players(game: str, specs: tuple[str, str], seed: int, human: Callable[[int], HumanPlayer]) -> dict:
-    """The player of each seat: a person for ``human``, else the agent the spec names."""
+def _seat_players(game: str, specs: tuple[str, str], seed: int, dealer: Dealer,
+                  human: Callable[[int], HumanPlayer]) -> dict:
+    """The player of each seat: a person for ``human``, else the agent the spec names (seeded by the dealer)."""
     from cardwar.arena import make_player
 
-    return {name: human(i) if spec == "human" else make_player(spec, game, seed=seed * 2 + 1 + i)
+    return {name: human(i) if spec == "human" else make_player(spec, game, seed=dealer.seat(seed, i))
             for i, (name, spec) in enumerate(zip(SEATS[game], specs))}
 
 
@@ -115,9 +117,20 @@ def _run(env: Any, game: str, specs: tuple[str, str], seed: int, players: dict, 
     return rec, quit_by
 
 
-def _summary(rec: GameRecord, names: tuple[str, str], state: Any, extra: dict | None = None) -> dict:
-    """The result dict ``cardwar play --json`` prints (the record included)."""
-    out: dict = {"seed": rec.seed, **(extra or {})}
+def _seeds_said(out: Callable[[str], None], seed: int, dealer: Dealer) -> None:
+    """Once the game is over (never before: a seat could rebuild the deal from them), how it was dealt."""
+    if dealer.reproducible:
+        out(f"Game seed {seed} (reproducible research seeds: --seed {seed} --reproducible-seeds deals it again)")
+    else:
+        out(f"Game seed {seed}, dealt with the secret {dealer.secret} (--seed {seed} --secret {dealer.secret} "
+            "deals it again)")
+
+
+def _summary(rec: GameRecord, names: tuple[str, str], state: Any, seed: int, dealer: Dealer,
+             extra: dict | None = None) -> dict:
+    """The result dict ``cardwar play --json`` prints once the game is over (the record, whose seed is the
+    deal's, included)."""
+    out: dict = {"seed": seed, "secret": dealer.secret, "deal_seed": rec.seed, **(extra or {})}
     if not rec.finished:
         return {**out, "winner": None, "moves": len(rec.moves), "abandoned": True, "record": rec.to_dict()}
     return {**out, "winner": None if state.winner is None else names[state.winner], "moves": len(rec.moves),
@@ -126,13 +139,14 @@ def _summary(rec: GameRecord, names: tuple[str, str], state: Any, extra: dict | 
 
 def play_naval(config: Any, seed: int, spec_a: str, spec_b: str, viewer: str = "spectator",
                quiet: bool = False, out: Callable[[str], None] = print, read: Callable[[str], str] = input,
-               save: str | None = None) -> dict:
+               save: str | None = None, dealer: Dealer | None = None) -> dict:
     """Play one seeded game; print the board each turn and a public log line per move.
 
     The printout shows what ``viewer`` may know: a spectator sees no hand, ``A``
     or ``B`` sees that captain's hand, ``omniscient`` sees everything and the
     face-down cards in the move list. A person (spec ``human``) sees only their seat.
-    ``save`` writes the game record there.
+    ``save`` writes the game record there. ``dealer`` keys the deal and the bots' seeds
+    (default: the reproducible research seeds); the seed is printed only once the game is over.
     """
     from cardwar.envs import naval_v0
     from cardwar.envs.naval import action_to_string
@@ -144,34 +158,37 @@ def play_naval(config: Any, seed: int, spec_a: str, spec_b: str, viewer: str = "
     specs = (spec_a, spec_b)
     who = _viewer(_VIEWERS[viewer], specs)
     screen = Screen(out)
-    players = _seat_players("naval", specs, seed, lambda i: HumanPlayer("naval", i, show=render_view, read=read,
-                                                                          out=out, screen=screen))
+    dealer = dealer or Dealer(None)
+    players = _seat_players("naval", specs, seed, dealer, lambda i: HumanPlayer(
+        "naval", i, show=render_view, read=read, out=out, screen=screen))
     env = naval_v0.raw_env(rules=config)
-    env.reset(seed=seed)
+    env.reset(seed=dealer.deal(seed))
     if not quiet:
-        out(f"Hit the Deck! seed {seed}: Captain A = {spec_a}, Captain B = {spec_b}")
+        out(f"Hit the Deck!: Captain A = {spec_a}, Captain B = {spec_b}")
     new_turn = turn_starts("naval", out)
 
     def move_line(n: int, before: Any, action: int) -> str:
         return f"  {n:3d}. Captain {'AB'[before.current]}: {action_to_string(action)}"
 
-    rec, _ = _run(env, "naval", specs, seed, players, lambda st: render_state(st, who), narrate, new_turn, screen,
-                  quiet, save, move_line=move_line if who == "omniscient" else None)
+    rec, _ = _run(env, "naval", specs, dealer.deal(seed), players, lambda st: render_state(st, who), narrate,
+                  new_turn, screen, quiet, save, move_line=move_line if who == "omniscient" else None)
     s = env.state
+    if not quiet:
+        _seeds_said(out, seed, dealer)
     if rec.finished:
         if not quiet:
             screen.board(render_state(s, who))
         out(f"Result: {describe_result(s.result, s.winner)}")
-    return _summary(rec, ("A", "B"), s)
+    return _summary(rec, ("A", "B"), s, seed, dealer)
 
 
 def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red: str, viewer: str = "spectator",
                 quiet: bool = False, png: str | None = None, out: Callable[[str], None] = print,
-                read: Callable[[str], str] = input, save: str | None = None) -> dict:
+                read: Callable[[str], str] = input, save: str | None = None, dealer: Dealer | None = None) -> dict:
     """Play one seeded hex game; print the map each turn and a line per move.
 
     ``png`` writes the final map picture (as the printout's viewer sees it) to that
-    path; ``save`` writes the game record there.
+    path; ``save`` writes the game record there. ``dealer`` as in :func:`play_naval`.
     """
     from cardwar.envs import hexwar_v0
     from cardwar.envs.hexwar.picture import render_rgb
@@ -181,7 +198,8 @@ def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red:
     specs = (spec_blue, spec_red)
     who = _viewer({"spectator": None, "omniscient": "omniscient", "blue": 0, "red": 1}[viewer], specs)
     env = hexwar_v0.raw_env(scenario=scenario, rules=rules)
-    env.reset(seed=seed)
+    dealer = dealer or Dealer(None)
+    env.reset(seed=dealer.deal(seed))
     screen = Screen(out)
 
     def picture_for(seat: int) -> Callable[[str], str]:
@@ -192,21 +210,23 @@ def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red:
             return path
         return write
 
-    players = _seat_players("hexwar", specs, seed, lambda i: HumanPlayer(
+    players = _seat_players("hexwar", specs, seed, dealer, lambda i: HumanPlayer(
         "hexwar", i, show=lambda v: hex_view_text(v, env.scenario), read=read, out=out, picture=picture_for(i),
         screen=screen))
     if not quiet:
         from cardwar.envs.hexwar.view import public_map
 
         shown = public_map(env.scenario)  # a procedural map with hidden units does not show its generator seed
-        out(f"{shown.title} (seed {seed}): blue = {spec_blue}, red = {spec_red}")
+        out(f"{shown.title}: blue = {spec_blue}, red = {spec_red}")
         if shown.description:
             out(shown.description)
     new_turn = turn_starts("hexwar", out)
 
-    rec, _ = _run(env, "hexwar", specs, seed, players, lambda st: render_state(st, who), narrate, new_turn, screen,
-                  quiet, save, scenario=scenario)
+    rec, _ = _run(env, "hexwar", specs, dealer.deal(seed), players, lambda st: render_state(st, who), narrate,
+                  new_turn, screen, quiet, save, scenario=scenario)
     s = env.state
+    if not quiet:
+        _seeds_said(out, seed, dealer)
     if rec.finished:
         if not quiet:
             screen.board(render_state(s, who))
@@ -216,4 +236,4 @@ def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red:
 
             Image.fromarray(render_rgb(s, who)).save(png)
             out(f"Picture written to {png}")
-    return _summary(rec, ("blue", "red"), s, {"scenario": s.scenario.name})
+    return _summary(rec, ("blue", "red"), s, seed, dealer, {"scenario": s.scenario.name})

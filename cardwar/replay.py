@@ -251,7 +251,10 @@ def header_lines(g: _Game, viewer_name: str, source: str | None = None) -> list[
         lines.append(f"Scenario: {rec.scenario or 'meeting_engagement'} - {shown.title}")
         if shown.description:
             lines += textwrap.wrap(shown.description, 100, initial_indent="  ", subsequent_indent="  ")
-    lines.append(f"Seed: {rec.seed}")
+    if rec.finished or viewer_name == "omniscient":  # a seat replaying a game still in play never learns the deal
+        lines.append(f"Seed: {rec.seed}")
+    else:
+        lines.append("Seed: shown once the game is over")
     seats = SEATS[rec.game]
     lines.append("Players: " + ", ".join(f"{g.seat_names[i]} = {rec.players[s]}" for i, s in enumerate(seats)))
     lines.append(f"Rules: {_rules_line(rec)}")

@@ -17,10 +17,23 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_play_prints_a_seeded_game_and_its_result():
-    r = run_cli("play", "naval", "--seed", "3")
+    r = run_cli("play", "naval", "--seed", "3", "--secret", "00c0ffee00c0ffee")
     assert r.returncode == 0, r.stderr
     assert "Result:" in r.stdout and "Captain A" in r.stdout
-    assert r.stdout == run_cli("play", "naval", "--seed", "3").stdout  # same seed, same game
+    again = run_cli("play", "naval", "--seed", "3", "--secret", "00c0ffee00c0ffee").stdout
+    assert r.stdout == again  # same seed and secret, same game
+
+
+def test_play_names_the_seed_only_once_the_game_is_over():
+    r = run_cli("play", "naval", "--seed", "3")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    said = [i for i, line in enumerate(lines) if line.startswith("Game seed 3, dealt with the secret ")]
+    assert len(said) == 1 and "Result:" not in "\n".join(lines[:said[0]])  # after the last move, not before
+    secret = lines[said[0]].split("secret ")[1].split()[0]
+    assert secret not in "\n".join(lines[:said[0]])
+    replayed = run_cli("play", "naval", "--seed", "3", "--secret", secret).stdout
+    assert replayed == r.stdout  # the secret printed at the end deals the same game again
 
 
 def test_play_json_summary(capsys):
@@ -28,6 +41,9 @@ def test_play_json_summary(capsys):
     last = capsys.readouterr().out.strip().splitlines()[-1]
     data = json.loads(last)
     assert data["seed"] == 5 and data["winner"] in ("A", "B", None) and data["moves"] > 0
+    from cardwar.arena.seeds import Dealer
+
+    assert data["deal_seed"] == data["record"]["seed"] == Dealer(data["secret"]).deal(5)
 
 
 def test_spectator_printout_never_names_a_facedown_card(capsys):

@@ -43,10 +43,10 @@ def games(tmp_path_factory) -> dict[str, Path]:
     """Records made the ways users make them: `cardwar play --save`, `--json` output, and arena forfeits."""
     d = tmp_path_factory.mktemp("replay")
     files = {"dir": d, "naval": d / "naval.json", "hexwar": d / "hexwar.json", "hidden": d / "hidden.json"}
-    assert main(["play", "naval", "--seed", "3", "--a", "heuristic", "--quiet", "--save", str(files["naval"])]) == 0
-    assert main(["play", "hexwar", "--seed", "2", "--a", "heuristic", "--quiet", "--save", str(files["hexwar"])]) == 0
+    assert main(["play", "naval", "--seed", "3", "--a", "heuristic", "--quiet", "--reproducible-seeds", "--save", str(files["naval"])]) == 0
+    assert main(["play", "hexwar", "--seed", "2", "--a", "heuristic", "--quiet", "--reproducible-seeds", "--save", str(files["hexwar"])]) == 0
     assert main(["play", "hexwar", "--scenario", "hill_and_hedgerows", "--rule", "hidden_units=true", "--seed", "1",
-                 "--a", "heuristic", "--quiet", "--save", str(files["hidden"])]) == 0
+                 "--a", "heuristic", "--quiet", "--reproducible-seeds", "--save", str(files["hidden"])]) == 0
     for game, at in (("naval", 9), ("hexwar", 6)):
         out = play_game(make_raw_env(game), (agents.make("random", game, seed=1), Crashing(at)), 7, game=game,
                         specs=("random", "crasher"))

@@ -147,11 +147,14 @@ def test_spec_strings():
 
 
 def test_match_swaps_seats_in_pairs_on_the_same_seed():
-    res = run_match("naval", "heuristic", "random", 6, seed=40, progress=False)
+    from cardwar.arena.seeds import Dealer
+
+    dealer = Dealer.fresh()
+    res = run_match("naval", "heuristic", "random", 6, seed=40, progress=False, dealer=dealer)
     expected = {"a_first": [0, 0, 0], "a_second": [0, 0, 0]}
     for k in range(3):
-        first = play_game("naval", "heuristic", "random", 40 + k)
-        second = play_game("naval", "random", "heuristic", 40 + k)
+        first = play_game("naval", "heuristic", "random", 40 + k, dealer=dealer)
+        second = play_game("naval", "random", "heuristic", 40 + k, dealer=dealer)
         for key, r in (("a_first", first[0]), ("a_second", second[1])):
             expected[key][0 if r > 0 else 1 if r < 0 else 2] += 1
     assert res.per_seat == expected and res.games == 6
@@ -161,9 +164,11 @@ def test_match_swaps_seats_in_pairs_on_the_same_seed():
 
 
 def test_match_with_workers_gives_the_same_totals():
+    from cardwar.arena.seeds import Dealer
+
     a = run_match("hexwar", "heuristic", "random", 4, seed=2, progress=False)
-    b = run_match("hexwar", "heuristic", "random", 4, seed=2, progress=False, workers=2)
-    assert a.to_dict()["per_seat"] == b.to_dict()["per_seat"]
+    b = run_match("hexwar", "heuristic", "random", 4, seed=2, progress=False, workers=2, dealer=Dealer(a.secret))
+    assert a.to_dict()["per_seat"] == b.to_dict()["per_seat"] and a.secret == b.secret
 
 
 @pytest.mark.parametrize("game, scenario", GAMES)

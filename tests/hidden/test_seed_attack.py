@@ -1,0 +1,86 @@
+"""An engine that tries to rebuild the hidden game from the seed it is sent learns nothing (issue 18, item 1).
+
+The attacker (``seed_attacker.py``, a real engine process) inverts the old seeding
+(``2 * game_seed + 1 + seat``), rebuilds the game and writes down the other seat's hand
+(naval) or the hexes of the enemy's hidden units (hexwar). Scored against the truth, its
+guesses are perfect under ``--reproducible-seeds`` (so the test bites) and no better than
+chance under the dealer's keyed seeds.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardwar.arena.seeds import Dealer
+from cardwar.envs import make_raw_env
+from cardwar.match import run_match
+
+ATTACKER = Path(__file__).with_name("seed_attacker.py")
+SEATS = {"naval": ("captain_a", "captain_b"), "hexwar": ("blue", "red")}
+HEX = ("random:test", {"hidden_units": True})
+
+
+def truth(game: str, deal_seed: int, me: int) -> list:
+    """What the attacker wants to know, read from the real deal."""
+    env = make_raw_env(game, *HEX) if game == "hexwar" else make_raw_env(game)
+    env.reset(seed=deal_seed)
+    s = env.state
+    if game == "naval":
+        return sorted(s.hands[1 - me])
+    return sorted(s.cell[u] for u in range(len(s.side)) if s.side[u] != me and s.hidden[u])
+
+
+def hit_rate(guesses: list[list], truths: list[list]) -> float:
+    """Share of the hidden values (cards, or hidden units' hexes) the guesses name."""
+    hits = sum(len(set(g) & set(t)) for g, t in zip(guesses, truths))
+    return hits / max(1, sum(len(t) for t in truths))
+
+
+def attack(tmp_path: Path, monkeypatch, game: str, dealer: Dealer, games: int, seed: int) -> tuple[list, list]:
+    """Play the attacker against random; its guesses and the truths, game by game."""
+    log = tmp_path / f"attack-{game}-{dealer.secret}.jsonl"
+    monkeypatch.setenv("ATTACK_LOG", str(log))
+    scenario, rules = HEX if game == "hexwar" else (None, None)
+    res = run_match(game, f"engine:{sys.executable} {ATTACKER}", "random", games, seed=seed, scenario=scenario,
+                    rules=rules, progress=False, dealer=dealer)
+    assert res.games == games
+    said = {(d["seed"], d["seat"]): d["guess"] for d in map(json.loads, log.read_text().splitlines())}
+    guesses, truths = [], []
+    for k in range(games // 2):  # game 2k: the attacker sits first; game 2k+1: second
+        for me in (0, 1):
+            key = (dealer.seat(seed + k, me), SEATS[game][me])
+            guesses.append(said[key])
+            truths.append(truth(game, dealer.deal(seed + k), me))
+    return guesses, truths
+
+
+@pytest.mark.parametrize("game", ["naval", "hexwar"])
+def test_the_old_seeds_gave_the_game_away(tmp_path, monkeypatch, game):
+    guesses, truths = attack(tmp_path, monkeypatch, game, Dealer(None), 4, seed=300)
+    assert sum(map(len, truths)) > 0 and hit_rate(guesses, truths) == 1.0  # the attack works: the test bites
+
+
+def test_a_naval_engine_cannot_read_the_other_hand_from_its_seed(tmp_path, monkeypatch):
+    guesses, truths = attack(tmp_path, monkeypatch, "naval", Dealer.fresh(), 20, seed=300)
+    hand = len(truths[0])
+    chance = hand / (52 - hand)  # a hand drawn blind from the cards the attacker does not hold
+    n = sum(map(len, truths))
+    sd = (chance * (1 - chance) / n) ** 0.5
+    assert hit_rate(guesses, truths) < chance + 4 * sd, (hit_rate(guesses, truths), chance)
+
+
+def test_a_hex_engine_cannot_find_the_hidden_units_from_its_seed(tmp_path, monkeypatch):
+    guesses, truths = attack(tmp_path, monkeypatch, "hexwar", Dealer.fresh(), 12, seed=300)
+    # chance: the same guesser fed seeds that have nothing to do with the game
+    rng = random.Random(7)
+    blind = [truth("hexwar", rng.randrange(10**6, 10**9), i % 2) for i in range(len(truths))]
+    chance = hit_rate(blind, truths)
+    n = sum(map(len, truths))
+    assert n >= 12
+    sd = (max(chance, 1 / n) * (1 - chance) / n) ** 0.5
+    assert hit_rate(guesses, truths) < chance + 4 * sd + 0.02, (hit_rate(guesses, truths), chance)

@@ -22,16 +22,29 @@ Choices, and why:
   zero. With ``virtual_draws=0`` the fit is the plain MLE (``400 log10(W / L)`` for two
   entrants); a perfect record then ends only where the tiny prior stops it, thousands of
   Elo up, finite but meaningless.
-* **Anchor.** Ratings are shifted so that the entrant named ``anchor`` (``"random"`` by
-  default) is 0; if no such entrant played, so that their mean is 0.
+* **Anchor.** Ratings are shifted so that the entrant named ``anchor`` is 0; if no such
+  entrant played (or ``anchor`` is None), so that their mean is 0. The library's default
+  is the name ``"random"``; the tournament report picks the anchor by spec
+  (:func:`cardwar.tournament.report.choose_anchor`).
 * **Fit.** Damped Newton's method on the penalised log-likelihood (convex), batched over
   bootstrap rounds with numpy so 1000 rounds cost about as much as a handful of fits.
 * **Bootstrap over pairs** (Chatbot Arena bootstraps battles; we resample whole duplicate
   pairs, within each pairing, so the two seat-swapped games of a seed stay together and
   each pairing keeps its size). Intervals are percentiles of the anchored replicates.
 * **LOS.** Between neighbours in the ranking, the fraction of bootstrap rounds in which
-  the higher-ranked entrant is rated above the next (ties half): it uses every game and
-  the pair structure. :func:`likelihood_of_superiority` is the chess testers' formula on a
+  the higher-ranked entrant is rated above the next, a tie counting half: it uses every
+  game and the pair structure. Two ratings within ``TIE_TOLERANCE`` (relative, about
+  a billionth of an Elo near 0) are a tie, so that entrants with identical records, whose fits differ
+  only by rounding, get 0.5 rather than 0 or 1.
+* **Sequential pairings.** A pairing whose length an SPRT decided is biased towards the
+  bound it crossed. It enters the fit through its bias-corrected (median-unbiased) Elo,
+  as :class:`SequentialPairing`: its games count at the score rate of that Elo, and the
+  bootstrap draws its Elo from the test's confidence distribution instead of resampling
+  its pairs (:class:`cardwar.tournament.sprt.SequentialOutcome`).
+* **Reliability.** An interval from fewer than ``min_pairs`` duplicate pairs (default
+  ``MIN_RELIABLE_PAIRS``), or one of zero width for an entrant other than the anchor
+  (every resample alike, e.g. every pair won 2-0), says nothing about the rating's
+  uncertainty; the row is flagged ``reliable=False`` and the reports print "n/a". :func:`likelihood_of_superiority` is the chess testers' formula on a
   head-to-head win/loss record (fastchess, the Chess Programming Wiki), for reports of a
   single pairing.
 """
@@ -39,7 +52,7 @@ Choices, and why:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,14 +68,38 @@ IDENTIFIABILITY_L2 = 1e-6
 
 DEFAULT_ANCHOR = "random"
 
+MIN_RELIABLE_PAIRS = 10
+"""Fewer duplicate pairs than this behind an entrant and its interval is flagged unreliable."""
+
+TIE_TOLERANCE = 1e-9
+"""Two bootstrap ratings closer than this times ``1 + max(|a|, |b|)`` Elo are a tie."""
+
+
+@dataclass(frozen=True)
+class SequentialPairing:
+    """A pairing whose length a sequential test decided, rated by its bias-corrected result.
+
+    ``elo`` is ``entrant``'s corrected Elo over ``opponent``; ``quantiles`` maps an array of
+    probabilities to Elo (the test's confidence distribution), from which the bootstrap
+    draws the pairing's Elo. Built by :func:`cardwar.tournament.report.sequential_pairings`.
+    """
+
+    entrant: str
+    opponent: str
+    elo: float
+    quantiles: Callable[[np.ndarray], np.ndarray]
+
 
 @dataclass(frozen=True)
 class EntrantRating:
     """One line of the rating table.
 
     ``elo`` is the maximum-likelihood rating, ``lower``/``upper`` the bootstrap interval,
-    ``points`` the total score over ``games`` games, and ``los_next`` the likelihood that
-    this entrant is stronger than the one ranked just below it (None for the last).
+    ``points`` the total score over ``games`` games in ``pairs`` duplicate pairs, and
+    ``los_next`` the likelihood that this entrant is stronger than the one ranked just below
+    it (None for the last). ``reliable`` is False when the interval comes from too few pairs
+    or has zero width (see the module notes); ``sequential`` when the rating uses a pairing
+    an SPRT cut short, bias-corrected.
     """
 
     name: str
@@ -72,6 +109,9 @@ class EntrantRating:
     games: int
     points: float
     los_next: float | None
+    pairs: int = 0
+    reliable: bool = True
+    sequential: bool = False
 
     @property
     def score_rate(self) -> float:
@@ -87,6 +127,7 @@ class RatingTable:
     anchor: str | None
     rounds: int
     level: float
+    min_pairs: int = MIN_RELIABLE_PAIRS
 
     def __getitem__(self, name: str) -> EntrantRating:
         """The row of entrant ``name``."""
@@ -167,13 +208,54 @@ def _anchored_elo(theta: np.ndarray, names: Sequence[str], anchor: str | None) -
     return elo - elo.mean(axis=-1, keepdims=True)
 
 
+def _split(games: Sequence[GameResult], sequential: Mapping[str, SequentialPairing] | None
+           ) -> tuple[list[GameResult], dict[str, tuple[SequentialPairing, int]]]:
+    """The games fitted as played, and each sequential pairing with its number of games."""
+    sequential = sequential or {}
+    plain = [g for g in games if g.pairing not in sequential]
+    counts: dict[str, int] = {}
+    for g in games:
+        if g.pairing in sequential:
+            seq = sequential[g.pairing]
+            if {g.first, g.second} != {seq.entrant, seq.opponent}:
+                raise ValueError(f"pairing {g.pairing!r}: a game of {g.first} and {g.second}, "
+                                 f"not of {seq.entrant} and {seq.opponent}")
+            counts[g.pairing] = counts.get(g.pairing, 0) + 1
+    return plain, {k: (sequential[k], n) for k, n in counts.items()}
+
+
+def _add_sequential(wins: np.ndarray, index: dict[str, int], seq: SequentialPairing, games: int,
+                    elo: np.ndarray | float) -> None:
+    """Add a sequential pairing's ``games`` at the score rate of ``elo`` (one per batch row) to ``wins``."""
+    rate = expit(np.asarray(elo) / ELO_PER_NAT)
+    i, j = index[seq.entrant], index[seq.opponent]
+    wins[..., i, j] += games * rate
+    wins[..., j, i] += games * (1.0 - rate)
+
+
+def _fit_matrix(games: Sequence[GameResult], names: Sequence[str],
+                sequential: Mapping[str, SequentialPairing] | None) -> tuple[np.ndarray, np.ndarray]:
+    """The score matrix the fit uses (sequential pairings at their corrected rate) and who met whom."""
+    plain, seqs = _split(games, sequential)
+    wins = score_matrix(plain, names)
+    index = {name: i for i, name in enumerate(names)}
+    for seq, count in seqs.values():
+        _add_sequential(wins, index, seq, count, seq.elo)
+    return wins, (wins + wins.T) > 0
+
+
 def bradley_terry_elo(
-    games: Sequence[GameResult], *, anchor: str | None = DEFAULT_ANCHOR, virtual_draws: float = 1.0
+    games: Sequence[GameResult], *, anchor: str | None = DEFAULT_ANCHOR, virtual_draws: float = 1.0,
+    sequential: Mapping[str, SequentialPairing] | None = None,
 ) -> dict[str, float]:
-    """Maximum-likelihood Bradley-Terry Elo of every entrant, anchored (see the module notes)."""
+    """Maximum-likelihood Bradley-Terry Elo of every entrant, anchored (see the module notes).
+
+    ``sequential`` maps pairing names to the bias-corrected results of pairings an SPRT cut
+    short; their games count at the corrected score rate instead of as played.
+    """
     names = _names(games)
-    wins = score_matrix(games, names)
-    theta = fit_strengths(_with_virtual_draws(wins, (wins + wins.T) > 0, virtual_draws))
+    wins, met = _fit_matrix(games, names, sequential)
+    theta = fit_strengths(_with_virtual_draws(wins, met, virtual_draws))
     return dict(zip(names, _anchored_elo(theta, names, anchor).tolist()))
 
 
@@ -184,22 +266,26 @@ def bootstrap_elo(
     virtual_draws: float = 1.0,
     rounds: int = 1000,
     seed: int | np.random.Generator = 0,
+    sequential: Mapping[str, SequentialPairing] | None = None,
 ) -> tuple[list[str], np.ndarray]:
     """Anchored Elo refitted on ``rounds`` resamples of whole duplicate pairs.
 
     Each pairing's pairs are drawn with replacement, as many as it has, so the two games
     of a pair move together and every pairing keeps its size (a pair cut short is a unit of
-    its one game). Each resample is fitted from the full-data fit as a warm start, all
-    rounds in one batched Newton solve. Returns the entrant names
-    (sorted) and an array ``(rounds, entrants)`` of Elo, one row per resample.
+    its one game). A pairing in ``sequential`` is not resampled (its pairs are not a fixed
+    sample); its Elo is drawn from its confidence distribution instead. Each resample is
+    fitted from the full-data fit as a warm start, all rounds in one batched Newton solve.
+    Returns the entrant names (sorted) and an array ``(rounds, entrants)`` of Elo, one row
+    per resample.
     """
     names = _names(games)
     rng = np.random.default_rng(seed)
     index = {name: i for i, name in enumerate(names)}
     n = len(names)
     resampled = np.zeros((rounds, n * n))
+    plain, seqs = _split(games, sequential)
     by_pairing: dict[str, list[list[GameResult]]] = {}
-    for (pairing, _), pair in group_pairs(games).items():
+    for (pairing, _), pair in group_pairs(plain).items():
         by_pairing.setdefault(pairing, []).append(pair)
     for pairs in by_pairing.values():
         units = np.zeros((len(pairs), n * n))
@@ -210,10 +296,12 @@ def bootstrap_elo(
                 units[u, j * n + i] += 1.0 - game.score
         draws = rng.multinomial(len(pairs), np.full(len(pairs), 1.0 / len(pairs)), size=rounds)
         resampled += draws @ units
-    wins = score_matrix(games, names)
-    met = (wins + wins.T) > 0
+    resampled = resampled.reshape(rounds, n, n)
+    for seq, count in seqs.values():
+        _add_sequential(resampled, index, seq, count, seq.quantiles(rng.random(rounds))[:, None])
+    wins, met = _fit_matrix(games, names, sequential)
     start = fit_strengths(_with_virtual_draws(wins, met, virtual_draws))
-    theta = fit_strengths(_with_virtual_draws(resampled.reshape(rounds, n, n), met, virtual_draws), start=start)
+    theta = fit_strengths(_with_virtual_draws(resampled, met, virtual_draws), start=start)
     return names, _anchored_elo(theta, names, anchor)
 
 
@@ -236,34 +324,52 @@ def rate(
     rounds: int = 1000,
     seed: int | np.random.Generator = 0,
     level: float = 0.95,
+    sequential: Mapping[str, SequentialPairing] | None = None,
+    min_pairs: int = MIN_RELIABLE_PAIRS,
 ) -> RatingTable:
-    """The rating table: ML Elo, bootstrap interval at ``level``, and LOS over the next entrant."""
-    point = bradley_terry_elo(games, anchor=anchor, virtual_draws=virtual_draws)
-    names, samples = bootstrap_elo(games, anchor=anchor, virtual_draws=virtual_draws, rounds=rounds, seed=seed)
+    """The rating table: ML Elo, bootstrap interval at ``level``, LOS over the next entrant, reliability.
+
+    ``sequential`` as in :func:`bradley_terry_elo`; ``min_pairs`` the fewest duplicate pairs
+    behind an entrant for its interval to count as reliable.
+    """
+    point = bradley_terry_elo(games, anchor=anchor, virtual_draws=virtual_draws, sequential=sequential)
+    names, samples = bootstrap_elo(games, anchor=anchor, virtual_draws=virtual_draws, rounds=rounds, seed=seed,
+                                   sequential=sequential)
     tail = 100.0 * (1.0 - level) / 2.0
     lower, upper = np.percentile(samples, [tail, 100.0 - tail], axis=0)
     wins = score_matrix(games, names)
     points, played = wins.sum(axis=1), (wins + wins.T).sum(axis=1)
-    order = sorted(range(len(names)), key=lambda i: (-point[names[i]], names[i]))
+    pairs = {name: len({g.pair_id for g in games if name in g.entrants}) for name in names}
+    in_sequential = {name for seq in (sequential or {}).values() for name in (seq.entrant, seq.opponent)}
+    in_sequential &= {name for g in games if g.pairing in (sequential or {}) for name in g.entrants}
+    used_anchor = anchor if anchor in names else None
+    order = sorted(range(len(names)), key=lambda i: (-round(point[names[i]], 6), names[i]))
     rows = []
     for rank, i in enumerate(order):
-        los = None
-        if rank + 1 < len(order):
-            j = order[rank + 1]
-            los = float(np.mean(samples[:, i] > samples[:, j]) + 0.5 * np.mean(samples[:, i] == samples[:, j]))
+        name = names[i]
+        los = None if rank + 1 == len(order) else superiority_share(samples[:, i], samples[:, order[rank + 1]])
+        degenerate = name != used_anchor and upper[i] - lower[i] <= TIE_TOLERANCE * (1.0 + abs(point[name]))
         rows.append(
             EntrantRating(
-                name=names[i],
-                elo=point[names[i]],
+                name=name,
+                elo=point[name],
                 lower=float(lower[i]),
                 upper=float(upper[i]),
                 games=int(round(played[i])),
                 points=float(points[i]),
                 los_next=los,
+                pairs=pairs[name],
+                reliable=pairs[name] >= min_pairs and not degenerate,
+                sequential=name in in_sequential,
             )
         )
-    used_anchor = anchor if anchor in names else None
-    return RatingTable(entrants=tuple(rows), anchor=used_anchor, rounds=rounds, level=level)
+    return RatingTable(entrants=tuple(rows), anchor=used_anchor, rounds=rounds, level=level, min_pairs=min_pairs)
+
+
+def superiority_share(a: np.ndarray, b: np.ndarray) -> float:
+    """Share of bootstrap rounds with ``a`` rated above ``b``, a tie (within ``TIE_TOLERANCE``) counting half."""
+    tie = np.abs(a - b) <= TIE_TOLERANCE * (1.0 + np.maximum(np.abs(a), np.abs(b)))
+    return float(np.mean(np.where(tie, 0.5, a > b)))
 
 
 def _names(games: Sequence[GameResult]) -> list[str]:

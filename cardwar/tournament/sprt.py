@@ -149,3 +149,174 @@ def sprt(
     value = llr(counts, elo0, elo1, model)
     decision: Decision | None = "H1" if value >= upper else "H0" if value <= lower else None
     return SprtResult(value, lower, upper, decision, elo0, elo1, alpha, beta, model)
+
+
+# --------------------------------------------------------------------------------------------
+# Bias-corrected Elo after a sequential test (fishtest's ``stats/sprt.py`` and ``brownian.py``)
+# --------------------------------------------------------------------------------------------
+
+ELO_SEARCH_LIMIT = 1000.0
+"""The corrected Elo is searched within +/- this many Elo, as fishtest's ``lower_cb`` does."""
+
+
+@dataclass(frozen=True)
+class SprtEstimate:
+    """What a sequential test says about the Elo, corrected for where it stopped.
+
+    A test that stops when the LLR leaves its bounds stops on a run of luck more often than
+    not, so the plain score of the pairs played is biased towards the bound crossed.
+    ``elo`` is the median-unbiased estimate (the Elo at which the observed outcome is the
+    median outcome of the test), ``lower``/``upper`` the confidence interval at ``level``
+    and ``los`` the probability of an outcome this good or better at Elo 0, all in
+    logistic Elo, as fishtest reports them. ``llr`` and ``time`` (in pairs) are the state
+    the Brownian approximation starts from: a state past a bound is pulled back onto it;
+    ``clamped`` says the LLR overshot a bound by more than 3%, which makes the
+    approximation rougher.
+    """
+
+    elo: float
+    lower: float
+    upper: float
+    los: float
+    llr: float
+    time: float
+    clamped: bool
+    level: float
+
+
+def brownian_outcome_cdf(a: float, b: float, mu: float, sigma2: float, t: float, y: float) -> float:
+    """Probability that a Brownian motion from 0 with drift ``mu`` and variance ``sigma2`` per unit
+    time, absorbed at ``a < 0 < b``, has an outcome worse than "at ``y`` at time ``t``".
+
+    The outcomes are ordered as Siegmund orders a sequential test's: absorbed at ``a``
+    (earlier is worse), then still running at ``t`` (lower is worse), then absorbed at ``b``
+    (later is worse). ``y = a`` or ``y = b`` is a stop at time ``t``. The series of images
+    (fishtest's ``outcome_cdf_alt1``) where it converges fast, Siegmund's approximation
+    with the normal cdf otherwise (``outcome_cdf_alt2``).
+    """
+    width = b - a
+    gamma = mu / sigma2
+    if sigma2 * t / width**2 < 1e-2 or abs(gamma * width) > 15:
+        value = _outcome_cdf_siegmund(a, b, mu, sigma2, t, y)
+    else:
+        value = _outcome_cdf_series(a, b, mu, sigma2, t, y)
+    return min(1.0, max(0.0, value))
+
+
+def _outcome_cdf_series(a: float, b: float, mu: float, sigma2: float, t: float, y: float) -> float:
+    """The exact series for :func:`brownian_outcome_cdf` (slow when ``sigma2 * t`` is small)."""
+    width, x, y = b - a, -a, y - a
+    gamma = mu / sigma2
+    lambda_1 = (math.pi / width) ** 2 * sigma2 / 2 + gamma * mu / 2
+    t0 = math.exp(-lambda_1 * t - x * gamma + y * gamma)
+    total, n = 0.0, 1
+    while True:
+        lambda_n = (n * math.pi / width) ** 2 * sigma2 / 2 + gamma * mu / 2
+        t1 = math.exp(-(lambda_n - lambda_1) * t)
+        angle = math.pi * n * y / width
+        t3 = (2 * width * gamma * math.sin(angle) - 2 * math.pi * n * math.cos(angle)) / (
+            width**2 * gamma**2 + math.pi**2 * n**2)
+        total += t1 * t3 * math.sin(n * math.pi * x / width)
+        if abs(t0 * t1 * t3) <= 1e-9:
+            break
+        n += 1
+    if gamma * width > 30:
+        pre = math.exp(-2 * gamma * x)
+    elif abs(gamma * width) < 1e-8:
+        pre = (width - x) / width
+    else:
+        pre = (1 - math.exp(2 * gamma * (width - x))) / (1 - math.exp(2 * gamma * width))
+    return pre + t0 * total
+
+
+def _outcome_cdf_siegmund(a: float, b: float, mu: float, sigma2: float, t: float, y: float) -> float:
+    """Siegmund's approximation for :func:`brownian_outcome_cdf`, with the normal tail's asymptotics."""
+    from scipy.stats import norm
+
+    denom = math.sqrt(t * sigma2)
+    offset, gamma = mu * t, mu / sigma2
+    z = (y - offset) / denom
+    za = (-y + offset + 2 * a) / denom
+    zb = (y - offset - 2 * b) / denom
+
+    def image(zk: float, k: float) -> float:
+        if gamma * k >= 5:
+            return -math.exp(-(zk**2) / 2 + 2 * gamma * k) / math.sqrt(2 * math.pi) * (1 / zk - 1 / zk**3)
+        return math.exp(2 * gamma * k) * float(norm.cdf(zk))
+
+    return float(norm.cdf(z)) + image(za, a) - image(zb, b)
+
+
+class SequentialOutcome:
+    """The observed state of a pentanomial SPRT, and how likely a worse one is at any Elo.
+
+    As fishtest's ``sprt.set_state`` and ``outcome_prob``, with one change: the LLR is the
+    exact GSPRT value the test stopped on (:func:`llr`), and its Brownian drift and variance
+    per pair at an Elo ``e`` come from the exact LLR jumps of a pair (fishtest's
+    ``LLRcalc.LLR_drift_variance``: the most likely pentanomial with score ``L(e)``, and in
+    each cell the jump ``log(p1 / p0)``), where fishtest's ``sprt`` class uses the
+    approximation ``LLR_drift_variance_alt2``. That approximation is fine for fishtest's
+    narrow bounds and thousands of pairs; for wide bounds and a test stopped after a dozen
+    pairs its LLR overshoots the bound many times over and the estimate runs off to -1000
+    (found by simulation; ``tests/tournament/test_ratings_honesty.py``). A state past a
+    bound is pulled back onto it, its time scaled to match, as fishtest does. Logistic
+    Elo throughout, the rating table's scale.
+    """
+
+    def __init__(self, counts: Sequence[float], elo0: float, elo1: float, alpha: float = 0.05,
+                 beta: float = 0.05) -> None:
+        if len(counts) != 5 or sum(counts) <= 0:
+            raise ValueError(f"need the five pentanomial counts of at least one pair, got {list(counts)}")
+        self.lower, self.upper = sprt_bounds(alpha, beta)
+        self.elo0, self.elo1 = elo0, elo1
+        regularized = np.array([c if c > 0 else REGULARIZATION for c in counts], dtype=float)
+        self.p = regularized / regularized.sum()
+        self.s0, self.s1 = logistic_score(elo0), logistic_score(elo1)
+        self.llr, self.time = llr(counts, elo0, elo1), float(regularized.sum())
+        self.clamped = not 1.03 * self.lower <= self.llr <= 1.03 * self.upper
+        for bound in (self.lower, self.upper):
+            if (self.llr - bound) * bound > 0:  # past the bound: onto it, at the time the slope reaches it
+                self.time, self.llr = self.time * bound / self.llr, bound
+
+    def drift_variance(self, elo: float) -> tuple[float, float]:
+        """Mean and variance of one pair's LLR jump if the Elo were ``elo`` (fishtest ``LLR_drift_variance``)."""
+        q = mle_with_score(self.p, logistic_score(elo))
+        jumps = np.log(mle_with_score(q, self.s1)) - np.log(mle_with_score(q, self.s0))
+        mu = float(q @ jumps)
+        return mu, float(q @ (jumps - mu) ** 2)
+
+    def outcome_prob(self, elo: float) -> float:
+        """Probability, if the logistic Elo were ``elo``, of an outcome worse than the observed one."""
+        mu, sigma2 = self.drift_variance(elo)
+        return brownian_outcome_cdf(self.lower, self.upper, mu, sigma2, self.time, self.llr)
+
+    def quantile(self, p: float) -> float:
+        """The Elo at which the observed outcome is the ``p`` quantile of the test's outcomes
+        (fishtest's ``lower_cb``): ``p = 0.5`` is the median-unbiased estimate."""
+        middle, width = (self.elo0 + self.elo1) / 2, self.elo1 - self.elo0
+        lo, hi = max(middle - 30 * width, -ELO_SEARCH_LIMIT), min(middle + 30 * width, ELO_SEARCH_LIMIT)
+        while True:
+            f_lo, f_hi = self.outcome_prob(lo) - (1 - p), self.outcome_prob(hi) - (1 - p)
+            if f_lo * f_hi < 0:
+                return float(brentq(lambda e: self.outcome_prob(e) - (1 - p), lo, hi, xtol=1e-6))
+            if lo <= -ELO_SEARCH_LIMIT and hi >= ELO_SEARCH_LIMIT:
+                return hi if f_lo > 0 else lo
+            lo, hi = max(middle - 2 * (middle - lo), -ELO_SEARCH_LIMIT), min(middle + 2 * (hi - middle),
+                                                                            ELO_SEARCH_LIMIT)
+
+    def quantiles(self, p: np.ndarray, points: int = 200) -> np.ndarray:
+        """:meth:`quantile` of many probabilities at once, by interpolating the outcome cdf on a grid
+        between the 0.1% and 99.9% quantiles (probabilities beyond them get those ends)."""
+        lo, hi = self.quantile(0.001), self.quantile(0.999)
+        if hi <= lo:
+            return np.full(np.shape(p), lo)
+        grid = np.linspace(lo, hi, points)
+        cdf = np.maximum.accumulate([1.0 - self.outcome_prob(e) for e in grid])
+        return np.interp(p, cdf, grid)
+
+    def estimate(self, level: float = 0.95) -> SprtEstimate:
+        """Median-unbiased Elo, its interval at ``level`` and the LOS (fishtest's ``analytics``)."""
+        tail = (1.0 - level) / 2.0
+        return SprtEstimate(elo=self.quantile(0.5), lower=self.quantile(tail), upper=self.quantile(1.0 - tail),
+                            los=self.outcome_prob(0.0), llr=self.llr, time=self.time, clamped=self.clamped,
+                            level=level)

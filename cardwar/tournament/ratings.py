@@ -33,9 +33,11 @@ Choices, and why:
   each pairing keeps its size). Intervals are percentiles of the anchored replicates.
 * **LOS.** Between neighbours in the ranking, the fraction of bootstrap rounds in which
   the higher-ranked entrant is rated above the next, a tie counting half: it uses every
-  game and the pair structure. Two ratings within ``TIE_TOLERANCE`` (relative, about
-  a billionth of an Elo near 0) are a tie, so that entrants with identical records, whose fits differ
-  only by rounding, get 0.5 rather than 0 or 1.
+  game and the pair structure. Two ratings within ``TIE_TOLERANCE`` (relative: a
+  billionth of an Elo near 0) are a tie, so that entrants with identical records, whose
+  fits differ only by rounding, get 0.5 rather than 0 or 1. :func:`likelihood_of_superiority` is the
+  chess testers' formula on a head-to-head win/loss record (fastchess, the Chess
+  Programming Wiki), for reports of a single pairing.
 * **Sequential pairings.** A pairing whose length an SPRT decided is biased towards the
   bound it crossed. It enters the fit through its bias-corrected (median-unbiased) Elo,
   as :class:`SequentialPairing`: its games count at the score rate of that Elo, and the
@@ -44,9 +46,7 @@ Choices, and why:
 * **Reliability.** An interval from fewer than ``min_pairs`` duplicate pairs (default
   ``MIN_RELIABLE_PAIRS``), or one of zero width for an entrant other than the anchor
   (every resample alike, e.g. every pair won 2-0), says nothing about the rating's
-  uncertainty; the row is flagged ``reliable=False`` and the reports print "n/a". :func:`likelihood_of_superiority` is the chess testers' formula on a
-  head-to-head win/loss record (fastchess, the Chess Programming Wiki), for reports of a
-  single pairing.
+  uncertainty; the row is flagged ``reliable=False`` and the reports print "n/a".
 """
 
 from __future__ import annotations
@@ -298,7 +298,7 @@ def bootstrap_elo(
         resampled += draws @ units
     resampled = resampled.reshape(rounds, n, n)
     for seq, count in seqs.values():
-        _add_sequential(resampled, index, seq, count, seq.quantiles(rng.random(rounds))[:, None])
+        _add_sequential(resampled, index, seq, count, seq.quantiles(rng.random(rounds)))
     wins, met = _fit_matrix(games, names, sequential)
     start = fit_strengths(_with_virtual_draws(wins, met, virtual_draws))
     theta = fit_strengths(_with_virtual_draws(resampled, met, virtual_draws), start=start)

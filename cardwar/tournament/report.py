@@ -1,15 +1,21 @@
-"""Reports from the store: the rating table, crosstable, pentanomial pair results, forfeits and timings.
+"""Reports from the store: the rating table, crosstable, pentanomial pair results, SPRT, forfeits and timings.
 
 Written as Markdown (``report.md``), CSV (``ratings.csv``, ``games.csv``), JSON
 (``report.json``) and PNG plots a person would rather look at than read: the ratings
 with their interval bars (``ratings.png``) and the crosstable as a heat map
 (``crosstable.png``). ``cardwar tournament --report-only`` rebuilds them from the database.
+
+The reports say what they know: which entrant is the anchor and why, which intervals
+come from too few pairs to mean anything ("n/a"), which pairings an SPRT cut short (their
+score as played is biased towards the bound crossed; the table rates them by the
+bias-corrected Elo), and every forfeit with its seat, reason and detail.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +23,64 @@ from typing import Any
 import numpy as np
 
 from cardwar.tournament.config import TournamentConfig
+from cardwar.tournament.game_result import GameResult
+from cardwar.tournament.pentanomial import Pentanomial, pentanomial
+from cardwar.tournament.ratings import EntrantRating, SequentialPairing
+from cardwar.tournament.sprt import ELO_SEARCH_LIMIT, SequentialOutcome, SprtEstimate, SprtResult, sprt
 from cardwar.tournament.store import GameRow
+
+RANDOM_SPEC = "random"
+"""The spec of the uniform-random agent, the default anchor (Elo 0)."""
+
+MD_DETAIL_CHARS = 160
+"""Forfeit details longer than this are cut in report.md (report.json and games.csv keep them whole)."""
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """The entrant rated 0 (None: no anchor, the ratings' mean is 0) and why it was chosen."""
+
+    name: str | None
+    rule: str
+
+
+@dataclass(frozen=True)
+class SequentialTest:
+    """A pairing played under an SPRT: the test on its pairs, and the Elo of ``a`` over ``b`` as
+    played (biased) and corrected (``outcome`` holds the test's state the correction comes from)."""
+
+    a: str
+    b: str
+    pairs: int
+    scheduled: int
+    result: SprtResult
+    naive_elo: float
+    corrected: SprtEstimate | None
+    outcome: SequentialOutcome | None
+
+    @property
+    def stopped(self) -> bool:
+        """True when the SPRT crossed a bound (the pairing was cut short, or would be)."""
+        return self.result.decision is not None
+
+    @property
+    def decision(self) -> str | None:
+        """The SPRT's decision, ``"H0"``, ``"H1"`` or None."""
+        return self.result.decision
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """One forfeited game, as stored: where it sits in the schedule, who forfeited, why."""
+
+    game_id: int | None
+    pairing: str
+    pair: int
+    game_in_pair: int
+    seat: int
+    entrant: str
+    reason: str
+    detail: str
 
 
 @dataclass
@@ -30,70 +93,193 @@ class Report:
     skills: list[Any]
     table: Any
     pentanomials: list[Any]
-    sprt: dict[str, Any]
+    sprt: dict[str, SequentialTest]
     forfeits: dict[str, dict[str, int]]
     move_ms: dict[str, tuple[float, float]]
+    anchor: Anchor
+    forfeit_games: list[Forfeit]
 
 
-def build_report(config: TournamentConfig, rows: list[GameRow], rounds: int = 1000) -> Report:
-    """Ratings (Bradley-Terry with a pair bootstrap, OpenSkill), crosstable and pair statistics of ``rows``."""
+def pairing_name(a: str, b: str) -> str:
+    """How a pairing is named in the reports and keyed in the statistics: ``"a vs b"``."""
+    return f"{a} vs {b}"
+
+
+def results_of(rows: Sequence[GameRow], config: TournamentConfig) -> list[GameResult]:
+    """Store rows as the statistics' input, each game under its schedule pairing's name."""
+    pairings = config.pairings()
+    out = []
+    for r in rows:
+        a, b = pairings[r.pairing] if 0 <= r.pairing < len(pairings) else sorted((r.first, r.second))
+        out.append(GameResult(pairing_name(a, b), r.pair, r.first, r.second, r.score_first))
+    return out
+
+
+def choose_anchor(config: TournamentConfig, anchor: str | None = None) -> Anchor:
+    """The entrant rated 0: ``anchor`` if given (the tournament's ``anchor:`` key), else the first
+    entrant whose spec is ``random`` (whatever its display name), else none (mean 0)."""
+    anchor = anchor if anchor is not None else getattr(config, "anchor", None)
+    if anchor is not None:
+        if anchor not in config.entrants:
+            raise ValueError(f"anchor {anchor!r} is not an entrant; entrants: {', '.join(config.entrants)}")
+        return Anchor(anchor, "the tournament's anchor key")
+    for name, spec in config.entrants.items():
+        if spec.strip() == RANDOM_SPEC:
+            return Anchor(name, f"its spec is {RANDOM_SPEC}")
+    return Anchor(None, f"no anchor key and no entrant with spec {RANDOM_SPEC}: the ratings' mean is 0")
+
+
+def sequential_tests(config: TournamentConfig, results: Sequence[GameResult]) -> dict[str, SequentialTest]:
+    """Every pairing played under the tournament's SPRT, with its test and bias-corrected Elo.
+
+    A pairing under an SPRT is sequential whether or not it crossed a bound: how long it ran
+    depended on its LLR staying inside them, and the correction (median-unbiased, see
+    :class:`cardwar.tournament.sprt.SequentialOutcome`) allows for that; far from the
+    bounds it changes next to nothing.
+    """
+    if config.sprt is None:
+        return {}
+    s, tests = config.sprt, {}
+    for a, b in config.pairings():
+        key = pairing_name(a, b)
+        mine = [g for g in results if g.pairing == key]
+        if not mine:
+            continue
+        penta = pentanomial(mine, a, b)
+        outcome = SequentialOutcome(penta.counts, s.elo0, s.elo1, s.alpha, s.beta) if penta.pairs else None
+        tests[key] = SequentialTest(a, b, penta.pairs, config.pairs, sprt(penta, s.elo0, s.elo1, s.alpha, s.beta),
+                                    penta.elo, None if outcome is None else outcome.estimate(), outcome)
+    return tests
+
+
+def sequential_pairings(tests: dict[str, SequentialTest]) -> dict[str, SequentialPairing]:
+    """The sequential pairings as the rating fit takes them: corrected Elo and confidence distribution."""
+    return {key: SequentialPairing(t.a, t.b, t.corrected.elo, t.outcome.quantiles)
+            for key, t in tests.items() if t.corrected is not None and t.outcome is not None}
+
+
+def forfeited_games(rows: Sequence[GameRow], config: TournamentConfig) -> list[Forfeit]:
+    """Every forfeit in ``rows``, with the seat, the entrant in it, the reason and the detail."""
+    pairings = config.pairings()
+    out = []
+    for r in rows:
+        if r.forfeit_seat is None:
+            continue
+        a, b = pairings[r.pairing] if 0 <= r.pairing < len(pairings) else (r.first, r.second)
+        out.append(Forfeit(r.id, pairing_name(a, b), r.pair, r.game_in_pair, r.forfeit_seat,
+                           (r.first, r.second)[r.forfeit_seat], r.forfeit_reason or "?", r.forfeit_detail or ""))
+    return out
+
+
+def build_report(config: TournamentConfig, rows: list[GameRow], rounds: int = 1000,
+                 anchor: str | None = None) -> Report:
+    """Ratings (Bradley-Terry with a pair bootstrap, OpenSkill), crosstable and pair statistics of ``rows``.
+
+    ``anchor`` names the entrant rated 0 (the tournament's ``anchor:`` key); see :func:`choose_anchor`.
+    """
     from cardwar.tournament.crosstable import crosstable
     from cardwar.tournament.openskill_ratings import openskill_ratings
-    from cardwar.tournament.pentanomial import pentanomial
     from cardwar.tournament.ratings import rate
-    from cardwar.tournament.runner import results_of, sprt_decision
 
-    results = results_of(rows)
-    anchor = "random" if "random" in config.entrants else None
-    ratings = rate(results, anchor=anchor, rounds=rounds, seed=config.seed)
+    chosen = choose_anchor(config, anchor)
+    results = results_of(rows, config)
+    tests = sequential_tests(config, results)
+    ratings = rate(results, anchor=chosen.name, rounds=rounds, seed=config.seed, sequential=sequential_pairings(tests))
+    if chosen.name is not None and ratings.anchor is None:
+        chosen = Anchor(None, f"{chosen.name} ({chosen.rule}) played no game: the ratings' mean is 0")
     order = [e.name for e in ratings.entrants]
-    pentas, sprts = [], {}
-    for p, (a, b) in enumerate(config.pairings()):
-        mine = [r for r in rows if r.pairing == p]
+    pentas = []
+    for a, b in config.pairings():
+        mine = [g for g in results if g.pairing == pairing_name(a, b)]
         if mine:
-            pentas.append(pentanomial(results_of(mine), a, b))
-            s = sprt_decision(config, mine, a, b)
-            if s is not None:
-                sprts[f"{a} vs {b}"] = s
+            pentas.append(pentanomial(mine, a, b))
     forfeits: dict[str, dict[str, int]] = {}
+    for f in forfeited_games(rows, config):
+        forfeits.setdefault(f.entrant, {}).setdefault(f.reason, 0)
+        forfeits[f.entrant][f.reason] += 1
     times: dict[str, list[float]] = {}
     for r in rows:
-        if r.forfeit_seat is not None:
-            who = (r.first, r.second)[r.forfeit_seat]
-            forfeits.setdefault(who, {}).setdefault(r.forfeit_reason or "?", 0)
-            forfeits[who][r.forfeit_reason or "?"] += 1
         rec = json.loads(r.record)
         seat_names = list(rec["players"])
         for m, t in zip(rec["moves"], r.move_times):
             times.setdefault((r.first, r.second)[seat_names.index(m["seat"])], []).append(t * 1000)
     move_ms = {k: (float(np.percentile(v, 50)), float(np.percentile(v, 99))) for k, v in times.items()}
-    return Report(config, rows, ratings, openskill_ratings(results), crosstable(results, order), pentas, sprts,
-                  forfeits, move_ms)
+    return Report(config, rows, ratings, openskill_ratings(results), crosstable(results, order), pentas, tests,
+                  forfeits, move_ms, chosen, forfeited_games(rows, config))
 
 
 def _fmt(x: float | None, spec: str = ".0f") -> str:
     return "-" if x is None or x != x else format(x, spec)
 
 
+def interval_text(e: EntrantRating, anchor: str | None) -> str:
+    """The interval column: ``lo .. hi``, ``anchor``, or why there is none (too few pairs, all alike)."""
+    if e.name == anchor:
+        return "anchor (0 by definition)"
+    if not e.reliable:
+        return unreliable_text(e.pairs, e.upper > e.lower)
+    return f"{e.lower:.0f} .. {e.upper:.0f}"
+
+
+def unreliable_text(pairs: int, varies: bool) -> str:
+    """``n/a (4 pairs)``, or ``n/a (all 50 pairs alike)`` when every resample gives the same answer."""
+    return f"n/a ({pairs} pair{'s' if pairs != 1 else ''})" if varies else f"n/a (all {pairs} pairs alike)"
+
+
+def shown_los(rep: Report, rank: int) -> float | None:
+    """LOS of the entrant at ``rank`` over the next, or None when either interval is unreliable."""
+    es = rep.ratings.entrants
+    if rank + 1 >= len(es) or not (es[rank].reliable and es[rank + 1].reliable):
+        return None
+    return es[rank].los_next
+
+
+def penta_reliable(p: Pentanomial, min_pairs: int) -> bool:
+    """A pentanomial interval means something: enough pairs, and not every pair alike."""
+    return p.pairs >= min_pairs and p.variance > 0
+
+
+def _md_cell(text: str, limit: int | None = None) -> str:
+    text = " ".join(str(text).split()).replace("|", "\\|")
+    return text if limit is None or len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _anchor_line(rep: Report) -> str:
+    a = rep.anchor
+    return f"Anchor: **{a.name}** = 0 ({a.rule})." if a.name else f"Anchor: none ({a.rule})."
+
+
 def to_markdown(rep: Report) -> str:
     """The whole report as Markdown."""
     c, r = rep.config, rep.ratings
+    anchor = f", {r.anchor} = 0" if r.anchor else ", mean 0"
     lines = [f"# Tournament {c.name}", "",
              f"{c.game}, {c.format.replace('_', ' ')}, {len(rep.rows)} games in {len(rep.rows) // 2} duplicate pairs"
              + (f", scenarios {', '.join(c.scenarios)}" if c.scenarios else "")
              + f"; time {c.move_ms} ms a move" + (f", {c.game_ms} ms a game" if c.game_ms else ""), "",
-             f"## Ratings (Bradley-Terry Elo by maximum likelihood{', random = 0' if r.anchor else ''}; "
+             f"## Ratings (Bradley-Terry Elo by maximum likelihood{anchor}; "
              f"{int(r.level * 100)}% intervals from {r.rounds} bootstrap resamples of game pairs)", "",
-             "| rank | entrant | Elo | interval | games | score | LOS over next | OpenSkill (mu - 3 sigma) | p50 / p99 ms a move | forfeits |",
-             "|---:|---|---:|---|---:|---:|---:|---:|---:|---|"]
+             _anchor_line(rep), "",
+             "| rank | entrant | Elo | interval | games | pairs | score | LOS over next | OpenSkill (mu - 3 sigma) "
+             "| p50 / p99 ms a move | forfeits |",
+             "|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---|"]
     skills = {s.name: s for s in rep.skills}
-    for k, e in enumerate(r.entrants, 1):
+    for k, e in enumerate(r.entrants):
         f = rep.forfeits.get(e.name, {})
         ms = rep.move_ms.get(e.name)
-        lines.append(f"| {k} | {e.name} | {e.elo:.0f} | {e.lower:.0f} .. {e.upper:.0f} | {e.games} | "
-                     f"{e.score_rate:.3f} | {_fmt(e.los_next, '.3f')} | {skills[e.name].ordinal:.1f} | "
+        los = shown_los(rep, k)
+        los_text = "-" if e.los_next is None else "n/a" if los is None else f"{los:.3f}"
+        lines.append(f"| {k + 1} | {e.name}{' †' if e.sequential else ''} | {e.elo:.0f} "
+                     f"| {interval_text(e, r.anchor)} "
+                     f"| {e.games} | {e.pairs} | {e.score_rate:.3f} | {los_text} | {skills[e.name].ordinal:.1f} | "
                      f"{'-' if ms is None else f'{ms[0]:.1f} / {ms[1]:.1f}'} | "
                      f"{', '.join(f'{n} {k2}' for k2, n in sorted(f.items())) or '-'} |")
+    notes = [f"n/a: fewer than {r.min_pairs} duplicate pairs, or every resample alike, say nothing about the "
+             "uncertainty; no interval or LOS is shown."]
+    if any(e.sequential for e in r.entrants):
+        notes.append("†: rated with pairings played under an SPRT, whose score as played is biased towards the bound "
+                     "the test crossed; they count at their bias-corrected (median-unbiased) Elo, see the SPRT table.")
+    lines += [""] + notes
     t = rep.table
     lines += ["", "## Crosstable (score rate of the row against the column; games)", "",
               "| | " + " | ".join(t.names) + " |", "|---|" + "---:|" * len(t.names)]
@@ -102,41 +288,101 @@ def to_markdown(rep: Report) -> str:
                  else "-" for j in range(len(t.names))]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines += ["", "## Pairings: pentanomial pair results (pairs scoring 0, 0.5, 1, 1.5, 2 for the first named)", "",
-              "| pairing | pairs | 0 | 0.5 | 1 | 1.5 | 2 | score | Elo (95%) | LOS |", "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
+              "| pairing | pairs | 0 | 0.5 | 1 | 1.5 | 2 | score | Elo (95%) | LOS |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
     for p in rep.pentanomials:
-        lo, hi = p.elo_interval()
-        lines.append(f"| {p.entrant} vs {p.opponent} | {p.pairs} | " + " | ".join(str(x) for x in p.counts)
-                     + f" | {_fmt(p.score, '.3f')} | {_fmt(p.elo)} ({_fmt(lo)} .. {_fmt(hi)}) | {_fmt(p.los, '.3f')} |")
+        name = pairing_name(p.entrant, p.opponent)
+        mark = " †" if name in rep.sprt else ""
+        if penta_reliable(p, r.min_pairs):
+            lo, hi = p.elo_interval()
+            elo, los = f"{_fmt(p.elo)} ({_fmt(lo)} .. {_fmt(hi)})", _fmt(p.los, ".3f")
+        else:
+            elo, los = f"{_fmt(p.elo)}; {unreliable_text(p.pairs, p.variance > 0)}", "n/a"
+        lines.append(f"| {name}{mark} | {p.pairs} | " + " | ".join(str(x) for x in p.counts)
+                     + f" | {_fmt(p.score, '.3f')} | {elo} | {los} |")
     if rep.sprt:
-        lines += ["", "## SPRT (pentanomial GSPRT, as fishtest runs it)", "",
-                  "| pairing | elo0, elo1 | LLR | bounds | result |", "|---|---|---:|---|---|"]
-        for name, s in rep.sprt.items():
-            verdict = {"H1": "H1 accepted (upper bound crossed)", "H0": "H0 accepted (lower bound crossed)",
-                       None: "running"}[s.decision]
-            lines.append(f"| {name} | {s.elo0:g}, {s.elo1:g} | {s.llr:.2f} | {s.lower:.2f} .. {s.upper:.2f} | "
-                         f"{verdict} |")
+        lines += ["", "† played under the SPRT: the Elo and LOS above are as played, biased towards the bound "
+                  "crossed."]
+        lines += _sprt_markdown(rep)
+    if rep.forfeit_games:
+        n = len(rep.forfeit_games)
+        lines += ["", f"## Forfeits ({n} game{'s' if n != 1 else ''}; the forfeiting seat loses)", "",
+                  "| game id | pairing | pair | game | seat | entrant | reason | detail |",
+                  "|---:|---|---:|---:|---:|---|---|---|"]
+        for f in rep.forfeit_games:
+            lines.append(f"| {'-' if f.game_id is None else f.game_id} | {f.pairing} | {f.pair} | {f.game_in_pair} | "
+                         f"{f.seat} | {f.entrant} | {f.reason} | {_md_cell(f.detail, MD_DETAIL_CHARS) or '-'} |")
+        if any(len(" ".join(f.detail.split())) > MD_DETAIL_CHARS for f in rep.forfeit_games):
+            lines += ["", "Long details are cut here; report.json and games.csv hold them whole."]
     return "\n".join(lines) + "\n"
+
+
+def _sprt_markdown(rep: Report) -> list[str]:
+    """The SPRT section: each sequential pairing's test, and its Elo as played and corrected."""
+    lines = ["", "## SPRT (pentanomial GSPRT, as fishtest runs it)", "",
+             "Elo corrected: the median-unbiased estimate and its interval (fishtest's method on the test's "
+             "exact LLR); the Elo as played is biased towards the bound the test crossed.", "",
+             "| pairing | pairs | elo0, elo1 | LLR | bounds | result | Elo as played | Elo corrected (95%) | LOS |",
+             "|---|---:|---|---:|---|---|---:|---|---:|"]
+    for name, t in rep.sprt.items():
+        s = t.result
+        verdict = {"H1": "H1 accepted (upper bound crossed)", "H0": "H0 accepted (lower bound crossed)"}.get(
+            s.decision or "", "no bound crossed: schedule ended" if t.pairs >= t.scheduled else "running")
+        if s.decision is not None:
+            verdict += f", stopped after {t.pairs} of {t.scheduled} pairs"
+        est = t.corrected
+        corrected = "-" if est is None else f"{_limit(est.elo)} ({_limit(est.lower)} .. {_limit(est.upper)})"
+        lines.append(f"| {name} | {t.pairs} | {s.elo0:g}, {s.elo1:g} | {s.llr:.2f} | {s.lower:.2f} .. {s.upper:.2f} | "
+                     f"{verdict} | {_fmt(t.naive_elo)} | {corrected} | {'-' if est is None else f'{est.los:.3f}'} |")
+    return lines
+
+
+def _limit(elo: float) -> str:
+    """An Elo from the corrected estimate's search, which stops at +/- ``ELO_SEARCH_LIMIT``."""
+    if abs(elo) >= ELO_SEARCH_LIMIT - 1e-6:
+        return f"{'≥' if elo > 0 else '≤'}{elo:.0f}"
+    return f"{elo:.0f}"
+
+
+def _rating_json(rep: Report, rank: int, e: EntrantRating) -> dict[str, Any]:
+    skills = {s.name: s for s in rep.skills}
+    shown = e.reliable and e.name != rep.ratings.anchor
+    los = shown_los(rep, rank)
+    return {"name": e.name, "spec": rep.config.entrants.get(e.name), "elo": round(e.elo, 1),
+            "lower": round(e.lower, 1) if shown else None, "upper": round(e.upper, 1) if shown else None,
+            "interval": interval_text(e, rep.ratings.anchor), "reliable": e.reliable,
+            "games": e.games, "pairs": e.pairs, "score": round(e.score_rate, 4),
+            "los_next": None if los is None else round(los, 4), "sequential": e.sequential,
+            "openskill": {"mu": round(skills[e.name].mu, 3), "sigma": round(skills[e.name].sigma, 3),
+                          "ordinal": round(skills[e.name].ordinal, 3)},
+            "forfeits": rep.forfeits.get(e.name, {}), "move_ms_p50_p99": rep.move_ms.get(e.name)}
 
 
 def to_json(rep: Report) -> dict[str, Any]:
     """The report as JSON data."""
-    skills = {s.name: s for s in rep.skills}
+    min_pairs = rep.ratings.min_pairs
     return {
         "tournament": rep.config.name, "game": rep.config.game, "games": len(rep.rows),
-        "anchor": rep.ratings.anchor,
-        "ratings": [{"name": e.name, "elo": round(e.elo, 1), "lower": round(e.lower, 1), "upper": round(e.upper, 1),
-                     "games": e.games, "score": round(e.score_rate, 4),
-                     "los_next": None if e.los_next is None else round(e.los_next, 4),
-                     "openskill": {"mu": round(skills[e.name].mu, 3), "sigma": round(skills[e.name].sigma, 3),
-                                   "ordinal": round(skills[e.name].ordinal, 3)},
-                     "forfeits": rep.forfeits.get(e.name, {}),
-                     "move_ms_p50_p99": rep.move_ms.get(e.name)} for e in rep.ratings.entrants],
+        "anchor": rep.ratings.anchor, "anchor_rule": rep.anchor.rule,
+        "anchor_spec": rep.config.entrants.get(rep.ratings.anchor) if rep.ratings.anchor else None,
+        "min_reliable_pairs": min_pairs,
+        "ratings": [_rating_json(rep, k, e) for k, e in enumerate(rep.ratings.entrants)],
         "crosstable": {"names": list(rep.table.names), "points": rep.table.points.tolist(),
                        "games": rep.table.games.tolist()},
-        "pentanomial": [{"entrant": p.entrant, "opponent": p.opponent, "counts": list(p.counts),
-                         "score": p.score, "elo": p.elo} for p in rep.pentanomials],
-        "sprt": {k: {"llr": s.llr, "lower": s.lower, "upper": s.upper, "decision": s.decision}
-                 for k, s in rep.sprt.items()},
+        "pentanomial": [{"entrant": p.entrant, "opponent": p.opponent, "counts": list(p.counts), "pairs": p.pairs,
+                         "score": p.score, "elo": p.elo, "reliable": penta_reliable(p, min_pairs),
+                         "sequential": pairing_name(p.entrant, p.opponent) in rep.sprt} for p in rep.pentanomials],
+        "sprt": {k: {"llr": t.result.llr, "lower": t.result.lower, "upper": t.result.upper,
+                     "elo0": t.result.elo0, "elo1": t.result.elo1, "alpha": t.result.alpha, "beta": t.result.beta,
+                     "decision": t.result.decision, "stopped": t.stopped, "pairs": t.pairs,
+                     "scheduled_pairs": t.scheduled, "elo_as_played": t.naive_elo,
+                     "elo_corrected": None if t.corrected is None else
+                     {"elo": t.corrected.elo, "lower": t.corrected.lower, "upper": t.corrected.upper,
+                      "los": t.corrected.los, "level": t.corrected.level}}
+                 for k, t in rep.sprt.items()},
+        "forfeits": [{"game_id": f.game_id, "pairing": f.pairing, "pair": f.pair, "game_in_pair": f.game_in_pair,
+                      "seat": f.seat, "entrant": f.entrant, "reason": f.reason, "detail": f.detail}
+                     for f in rep.forfeit_games],
     }
 
 
@@ -149,22 +395,28 @@ def write_reports(rep: Report, out: Path) -> list[Path]:
     paths[1].write_text(json.dumps(to_json(rep), indent=1))
     with paths[2].open("w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["rank", "entrant", "elo", "lower", "upper", "games", "score", "los_next", "openskill_ordinal"])
-        skills = {s.name: s for s in rep.skills}
-        for k, e in enumerate(rep.ratings.entrants, 1):
-            w.writerow([k, e.name, f"{e.elo:.1f}", f"{e.lower:.1f}", f"{e.upper:.1f}", e.games, f"{e.score_rate:.4f}",
-                        "" if e.los_next is None else f"{e.los_next:.4f}", f"{skills[e.name].ordinal:.3f}"])
+        w.writerow(["rank", "entrant", "elo", "lower", "upper", "reliable", "games", "pairs", "score", "los_next",
+                    "sequential", "openskill_ordinal"])
+        for k, row in enumerate(_rating_json(rep, k, e) for k, e in enumerate(rep.ratings.entrants)):
+            w.writerow([k + 1, row["name"], f"{row['elo']:.1f}", _csv(row["lower"]), _csv(row["upper"]),
+                        int(row["reliable"]), row["games"], row["pairs"], f"{row['score']:.4f}", _csv(row["los_next"]),
+                        int(row["sequential"]), f"{row['openskill']['ordinal']:.3f}"])
     with paths[3].open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["id", "pairing", "pair", "game_in_pair", "seed", "scenario", "first", "second", "score_first",
-                    "length", "forfeit_seat", "forfeit_reason"])
+                    "length", "forfeit_seat", "forfeit_entrant", "forfeit_reason", "forfeit_detail"])
         for r in rep.rows:
             w.writerow([r.id, r.pairing, r.pair, r.game_in_pair, r.seed, r.scenario or "", r.first, r.second,
                         r.score_first, r.length, "" if r.forfeit_seat is None else r.forfeit_seat,
-                        r.forfeit_reason or ""])
+                        "" if r.forfeit_seat is None else (r.first, r.second)[r.forfeit_seat],
+                        r.forfeit_reason or "", r.forfeit_detail or ""])
     _plot_ratings(rep, paths[4])
     _plot_crosstable(rep, paths[5])
     return paths
+
+
+def _csv(x: float | None) -> str:
+    return "" if x is None else f"{x:.4f}" if abs(x) <= 1 else f"{x:.1f}"
 
 
 def _plot_ratings(rep: Report, path: Path) -> None:
@@ -176,13 +428,18 @@ def _plot_ratings(rep: Report, path: Path) -> None:
     es = list(rep.ratings.entrants)[::-1]
     fig, ax = plt.subplots(figsize=(7, 0.5 * len(es) + 1.5))
     y = np.arange(len(es))
+    ok = np.array([e.reliable for e in es])
     elo = np.array([e.elo for e in es])
     err = np.array([[e.elo - e.lower for e in es], [e.upper - e.elo for e in es]])
-    ax.errorbar(elo, y, xerr=np.clip(err, 0, None), fmt="o", capsize=4, color="#1f4e9c")
-    ax.set_yticks(y, [e.name for e in es])
+    if ok.any():
+        ax.errorbar(elo[ok], y[ok], xerr=np.clip(err[:, ok], 0, None), fmt="o", capsize=4, color="#1f4e9c")
+    if (~ok).any():
+        ax.plot(elo[~ok], y[~ok], "o", mfc="white", color="#1f4e9c", label="no interval: too few pairs")
+        ax.legend(loc="best", fontsize=8)
+    ax.set_yticks(y, [e.name + (" †" if e.sequential else "") for e in es])
     ax.axvline(0, color="#999", lw=0.8)
-    ax.set_xlabel("Elo (Bradley-Terry" + (", random = 0" if rep.ratings.anchor else "") + f"), "
-                  f"{int(rep.ratings.level * 100)}% pair-bootstrap interval")
+    anchor = f", {rep.ratings.anchor} = 0" if rep.ratings.anchor else ", mean 0"
+    ax.set_xlabel(f"Elo (Bradley-Terry{anchor}), {int(rep.ratings.level * 100)}% pair-bootstrap interval")
     ax.set_title(f"{rep.config.name}: {len(rep.rows)} games")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()

@@ -2,29 +2,34 @@
 
 Routes (all JSON; errors are ``{"error": MESSAGE}`` with a 4xx status):
 
-- ``GET /api/games``: games, seats, rule options, scenarios and agents a session may choose;
-- ``POST /api/sessions``: a new game against a bot -> its id, its secret token and the state;
+- ``GET /api/games``: games, seats, rule options, scenarios and agents a session may choose, the limits;
+- ``POST /api/sessions``: a new game against a bot -> its id, its secret token, its watch token, the state;
 - ``GET /api/sessions/{id}``: the state as the person's seat sees it (token);
 - ``POST /api/sessions/{id}/moves``: play a move; the bot answers before the response (token);
 - ``POST /api/sessions/{id}/resign`` (token);
 - ``GET /api/sessions/{id}/events``: server-sent events, the state after every change (token);
-- ``GET /api/sessions/{id}/spectate`` and ``.../spectate/events``: public information only;
-- ``GET /api/sessions/{id}/record``: the game record, once the game is over;
-- ``GET /``: the web page (``cardwar/serve/static``), which uses only these routes.
+- ``GET /api/sessions/{id}/spectate`` and ``.../spectate/events``: public information only (the session's
+  watch token, or its token);
+- ``GET /api/sessions/{id}/record``: the game record, once the game is over (either token);
+- ``GET /``: the web page (``cardwar/serve/static``), which uses only these routes;
+- ``GET /docs`` and ``/redoc``: the API's docs, their scripts served by this server (fastapi-offline).
 
-The token goes in ``Authorization: Bearer TOKEN`` (or ``?token=`` for a browser's
-EventSource, which cannot set headers; the server's access log hides it).
+The token goes in ``Authorization: Bearer TOKEN`` (or ``?token=`` for a browser's EventSource and
+a link to the record, which cannot set headers; the server's access log hides it). Every read
+sends the state as last committed (:meth:`Session.state`), never a move half played.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import time
-from contextlib import asynccontextmanager
-from functools import lru_cache, partial
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import anyio.to_thread
 from fastapi import Depends, FastAPI, Header, Query, Request
@@ -32,64 +37,25 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardwar import __version__
 from cardwar.record import SEATS
+from cardwar.serve import streams
 from cardwar.serve.bots import bot_catalogue
 from cardwar.serve.errors import ServeError
-from cardwar.serve.events import Broadcaster
-from cardwar.serve.sessions import MAX_SEED, Session, SessionManager, scenarios
+from cardwar.serve.events import Broadcaster, StreamLimits
+from cardwar.serve.middleware import BodyLimit, error_response
+from cardwar.serve.schema import ERRORS, MoveBody, NewSession, ResignBody, rule_options
+from cardwar.serve.sessions import Session, SessionManager, scenarios
 from cardwar.serve.settings import ServerSettings
-from cardwar.serve.views import session_state
 
 STATIC = Path(__file__).with_name("static")
-KEEPALIVE_S = 15.0
+DOCS_ASSETS = "/static-docs"
+"""Where the API docs' scripts and styles are served from (the fastapi-offline package's copies)."""
 
-OptionValue = StrictBool | StrictInt | StrictFloat | Annotated[StrictStr, Field(max_length=200)] | None
-
-
-class NewSession(BaseModel):
-    """A new game: what to play, which seat is the person's, and the bot to play against."""
-
-    model_config = ConfigDict(extra="forbid")
-    game: Literal["naval", "hexwar"]
-    agent: Annotated[str, Field(max_length=40)] = "heuristic"
-    options: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=10)] = {}
-    seat: Annotated[str, Field(max_length=20)] | None = None
-    rules: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=20)] = {}
-    scenario: Annotated[str, Field(max_length=60)] | None = None
-    seed: Annotated[int, Field(ge=0, le=MAX_SEED)] | None = None
-    move_ms: Annotated[int, Field(ge=1)] | None = None
-
-
-class MoveBody(BaseModel):
-    """A move by its notation (``"attack E>F broadside 4D"``) or its id; ``version`` (optional) is the
-    state's version the move was chosen from: a stale one is refused (409) rather than misapplied."""
-
-    model_config = ConfigDict(extra="forbid")
-    move: Annotated[str, Field(min_length=1, max_length=80)] | None = None
-    id: Annotated[int, Field(ge=0, le=100_000)] | None = None
-    version: Annotated[int, Field(ge=0)] | None = None
-
-
-class ResignBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    version: Annotated[int, Field(ge=0)] | None = None
-
-
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"description": text, "content": {"application/json": {"schema": {
-        "type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}}}}
-    for code, text in {400: "Bad request", 401: "Token missing", 403: "Wrong token", 404: "Unknown session",
-                       409: "Not now (game over, not your turn, stale version)", 410: "Session expired",
-                       413: "Body too large", 422: "Malformed or illegal", 429: "Too many sessions",
-                       503: "The server is full (see Retry-After)"}.items()}
-
-
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+log = logging.getLogger("cardwar.serve")
 
 
 def _validation_message(err: RequestValidationError) -> str:
@@ -103,49 +69,6 @@ def _validation_message(err: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
-class BodyLimit:
-    """413 with a JSON message for a body over the limit: by its Content-Length before it is read, else
-    (a chunked body) by reading at most the limit, which the route then gets as one piece."""
-
-    def __init__(self, app: Any, limit: int) -> None:
-        self.app, self.limit = app, limit
-
-    def _too_large(self) -> JSONResponse:
-        return _error(413, f"request body too large (limit {self.limit} bytes)")
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        length = dict(scope.get("headers") or ()).get(b"content-length")
-        if length is not None:
-            if not length.isdigit():
-                return await _error(400, "bad Content-Length header")(scope, receive, send)
-            if int(length) > self.limit:
-                return await self._too_large()(scope, receive, send)
-            return await self.app(scope, receive, send)
-        if scope.get("method") in ("GET", "HEAD", "OPTIONS"):
-            return await self.app(scope, receive, send)
-        body, more = b"", True
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":
-                return
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
-            if len(body) > self.limit:
-                return await self._too_large()(scope, receive, send)
-        sent = False
-
-        async def replay() -> dict:
-            nonlocal sent
-            if sent:
-                return await receive()
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await self.app(scope, replay, send)
-
-
 def _token(authorization: str | None, token: str | None = None) -> str | None:
     if authorization:
         scheme, _, value = authorization.partition(" ")
@@ -153,70 +76,83 @@ def _token(authorization: str | None, token: str | None = None) -> str | None:
     return token
 
 
-def rule_options(game: str) -> list[dict[str, Any]]:
-    """The rule options of ``game``: name, type, default and allowed values."""
-    from dataclasses import fields
-
-    if game == "naval":
-        from cardwar.envs.naval.config import _CHOICES, NavalConfig as Config
-    else:
-        from cardwar.envs.hexwar.config import _CHOICES, HexConfig as Config  # type: ignore[assignment]
-    helps = attribute_docs(Config)
-    out = []
-    for f in fields(Config):
-        default = f.default
-        out.append({"name": f.name, "type": type(default).__name__, "default": default,
-                    "choices": list(_CHOICES.get(f.name, [True, False] if isinstance(default, bool) else [])),
-                    "help": helps.get(f.name, "")})
-    return out
-
-
-@lru_cache(maxsize=4)
-def attribute_docs(cls: type) -> dict[str, str]:
-    """The docstring under each field of a dataclass (the rule options' explanations), one line each."""
-    import ast
-    import inspect
-    import textwrap
-
-    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body  # type: ignore[attr-defined]
-    docs = {}
-    for field_node, doc in zip(body, body[1:]):
-        if (isinstance(field_node, ast.AnnAssign) and isinstance(field_node.target, ast.Name)
-                and isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) and isinstance(doc.value.value, str)):
-            docs[field_node.target.id] = " ".join(doc.value.value.split())
-    return docs
-
-
 def _authorized(manager: SessionManager, session_id: str, authorization: str | None,
-                token: str | None = None) -> Session:
+                token: str | None = None, watch: bool = False) -> Session:
     session = manager.get(session_id)
-    manager.authorize(session, _token(authorization, token))
+    manager.authorize(session, _token(authorization, token), watch=watch)
     return session
 
 
-def stream_reader(request: Request, session_id: str, authorization: Annotated[str | None, Header()] = None,
-                  token: Annotated[str | None, Query(max_length=100)] = None) -> Session:
-    """The session of an event stream, checked before the stream starts (a browser's EventSource
-    cannot send headers, so ``?token=`` is taken too)."""
-    return _authorized(request.app.state.manager, session_id, authorization, token)
+def client_of(request: Request) -> str:
+    """The client's address: what the per-client caps count."""
+    return request.client.host if request.client else "unknown"
 
 
-def spectator(request: Request, session_id: str) -> Session:
-    return request.app.state.manager.get(session_id)
+async def _stream(request: Request, session_id: str, authorization: str | None, token: str | None,
+                  spectator: bool) -> AsyncIterator[streams.Stream]:
+    async for stream in streams.open_stream(request.app.state.manager, request.app.state.broadcaster, session_id,
+                                            _token(authorization, token), client_of(request), spectator):
+        yield stream
+
+
+async def player_stream(request: Request, session_id: str, authorization: Annotated[str | None, Header()] = None,
+                        token: Annotated[str | None, Query(max_length=100)] = None) -> AsyncIterator[streams.Stream]:
+    """The person's stream, checked and counted before it starts (a browser's EventSource cannot send
+    headers, so ``?token=`` is taken too)."""
+    async for stream in _stream(request, session_id, authorization, token, spectator=False):
+        yield stream
+
+
+async def spectator_stream(request: Request, session_id: str, authorization: Annotated[str | None, Header()] = None,
+                           token: Annotated[str | None, Query(max_length=100)] = None
+                           ) -> AsyncIterator[streams.Stream]:
+    """A spectator's stream: the session's watch token (or its token); public information only."""
+    async for stream in _stream(request, session_id, authorization, token, spectator=True):
+        yield stream
+
+
+async def purge_now(manager: SessionManager) -> None:
+    """Delete expired and old finished sessions, in a thread (a purge that fails is tried again at the next)."""
+    try:
+        purged = await anyio.to_thread.run_sync(manager.purge)
+    except Exception:  # noqa: BLE001 - a locked or full disk must not stop the server; said in its log
+        log.exception("purging old sessions failed")
+        return
+    if purged:
+        log.info("purged %d expired or finished sessions", len(purged))
+
+
+async def purge_every(manager: SessionManager, interval_s: float) -> None:
+    """The purge schedule: every ``interval_s`` while the server runs (and once at start-up, by the lifespan)."""
+    while True:
+        await asyncio.sleep(interval_s)
+        await purge_now(manager)
 
 
 def create_app(settings: ServerSettings) -> FastAPI:
-    """The application: routes, error handlers, CORS (only when origins are given), the page."""
-    broadcaster = Broadcaster()
+    """The application: routes, error handlers, CORS (only when origins are given), the page, the docs."""
+    broadcaster = Broadcaster(StreamLimits(settings.max_streams_per_session, settings.max_streams_per_client,
+                                           settings.max_streams))
     manager = SessionManager(settings, on_change=lambda s: broadcaster.changed(s.id))
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        yield
-        manager.close()
+        await purge_now(manager)
+        task = asyncio.create_task(purge_every(manager, settings.purge_interval_s))
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            manager.close()
 
-    app = FastAPI(title="cardwar bot server", version=__version__, lifespan=lifespan,
-                  description="Play cardwar's agents from any front end. The server is the dealer: a client "
-                              "sees only what its seat may know. See docs/serve.md.")
+    # /docs and /redoc load their scripts from this server (the fastapi-offline package ships them), not a CDN
+    app = FastAPIOffline(title="cardwar bot server", version=__version__, lifespan=lifespan,
+                         static_url=DOCS_ASSETS, favicon_url="/static/favicon.svg",
+                         swagger_ui_parameters={"validatorUrl": None},
+                         description="Play cardwar's agents from any front end. The server is the dealer: a client "
+                                     "sees only what its seat may know. See docs/serve.md.")
     app.state.manager, app.state.broadcaster = manager, broadcaster
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     if settings.cors_origins:
@@ -227,44 +163,36 @@ def create_app(settings: ServerSettings) -> FastAPI:
 
     @app.exception_handler(ServeError)
     async def _serve_error(_: Request, err: ServeError) -> JSONResponse:
-        response = _error(err.status, err.message)
-        if err.retry_after is not None:
-            response.headers["Retry-After"] = str(err.retry_after)
-        return response
+        return error_response(err.status, err.message, err.retry_after)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, err: RequestValidationError) -> JSONResponse:
-        return _error(422 if "malformed JSON" not in (m := _validation_message(err)) else 400, m)
+        return error_response(422 if "malformed JSON" not in (m := _validation_message(err)) else 400, m)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, err: StarletteHTTPException) -> JSONResponse:
         detail = err.detail if isinstance(err.detail, str) else "request refused"
         if err.status_code == 413:
-            detail = f"request body too large (limit {settings.max_body_bytes} bytes)"
+            detail = f"request body too large (this server's limit is {settings.max_body_bytes} bytes)"
         return JSONResponse({"error": detail}, status_code=err.status_code, headers=getattr(err, "headers", None))
 
-    def client_of(request: Request) -> str:
-        return request.client.host if request.client else "unknown"
-
-    def authorized(session_id: str, authorization: str | None, token: str | None = None) -> Session:
-        return _authorized(manager, session_id, authorization, token)
+    def authorized(session_id: str, authorization: str | None, token: str | None = None,
+                   watch: bool = False) -> Session:
+        return _authorized(manager, session_id, authorization, token, watch)
 
     def timed(body: dict[str, Any], server_ms: float, bot_ms: float) -> JSONResponse:
         body["timing"] = {"server_ms": round(server_ms, 3), "bot_ms": round(bot_ms, 3)}
         return JSONResponse(body, headers={"Server-Timing": f"server;dur={server_ms:.3f}, bot;dur={bot_ms:.3f}"})
 
     # ------------------------------------------------------------------ discovery
-    @app.get("/api/games", summary="Games, seats, rule options, scenarios and agents")
+    @app.get("/api/games", summary="Games, seats, rule options, scenarios, agents and the server's limits")
     def games() -> dict[str, Any]:
         return {"version": __version__, "games": [
             {"name": g, "seats": list(SEATS[g]), "rules": rule_options(g), "scenarios": scenarios(g),
              "agents": bot_catalogue(g)} for g in SEATS],
-            "limits": {"max_move_ms": settings.max_move_ms, "default_move_ms": settings.default_move_ms,
-                       "max_sessions_per_client": settings.max_sessions_per_client,
-                       "max_sessions": settings.max_sessions,
-                       "session_ttl_s": settings.session_ttl_s, "max_body_bytes": settings.max_body_bytes}}
+            "limits": settings.limits()}
 
-    @app.get("/api/health", summary="Liveness and the number of open sessions")
+    @app.get("/api/health", summary="Liveness, the number of open sessions and of event streams")
     def health() -> dict[str, Any]:
         return {"ok": True, "open_sessions": manager.store.open_count(), "streams": broadcaster.streams()}
 
@@ -283,10 +211,10 @@ def create_app(settings: ServerSettings) -> FastAPI:
 
     def create_session(body: NewSession, client: str) -> JSONResponse:
         start = time.perf_counter()
-        session, token, timing = manager.create(body.model_dump(), client)
-        state = session_state(session, session.human)
-        response = timed({"id": session.id, "token": token, "bot_moves": list(state["log"]), "state": state},
-                         (time.perf_counter() - start) * 1000 - timing.bot_ms, timing.bot_ms)
+        session, token, watch, timing = manager.create(body.model_dump(), client)
+        state = session.state()
+        response = timed({"id": session.id, "token": token, "watch_token": watch, "bot_moves": list(state["log"]),
+                          "state": state}, (time.perf_counter() - start) * 1000 - timing.bot_ms, timing.bot_ms)
         response.status_code = 201
         return response
 
@@ -294,7 +222,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
     def read_session(session_id: str, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
         session = authorized(session_id, authorization)
         manager.touch(session)
-        return session_state(session, session.human)
+        return session.state()
 
     @app.post("/api/sessions/{session_id}/moves", responses=ERRORS, summary="Play a move; the bot answers")
     async def play(session_id: str, body: MoveBody,
@@ -307,8 +235,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
         if (body.move is None) == (body.id is None):
             raise ServeError(422, "give the move by \"move\" (notation) or by \"id\", one of the two")
         played_id = body.id if body.move is None else body.move
-        bot_lines, timing = manager.play(session, played_id, body.version)  # type: ignore[arg-type]
-        state = session_state(session, session.human)
+        bot_lines, state, timing = manager.play(session, played_id, body.version)  # type: ignore[arg-type]
         return timed({"bot_moves": bot_lines, "state": state},
                      (time.perf_counter() - start) * 1000 - timing.bot_ms, timing.bot_ms)
 
@@ -316,56 +243,33 @@ def create_app(settings: ServerSettings) -> FastAPI:
     def resign(session_id: str, body: ResignBody | None = None,
                authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
         session = authorized(session_id, authorization)
-        manager.resign(session, body.version if body else None)
-        return session_state(session, session.human)
+        return manager.resign(session, body.version if body else None)
 
-    @app.get("/api/sessions/{session_id}/spectate", responses=ERRORS, summary="Public information only")
-    def spectate(session_id: str) -> dict[str, Any]:
-        return session_state(manager.get(session_id), None)
+    @app.get("/api/sessions/{session_id}/spectate", responses=ERRORS,
+             summary="Public information only (the session's watch token, or its token)")
+    def spectate(session_id: str, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+        return authorized(session_id, authorization, watch=True).state(spectator=True)
 
     @app.get("/api/sessions/{session_id}/record", responses=ERRORS,
-             summary="The game record (cardwar replay), once the game is over")
-    def record(session_id: str) -> JSONResponse:
-        session = manager.get(session_id)
-        if not session.over:
+             summary="The game record (cardwar replay), once the game is over (either token)")
+    def record(session_id: str, authorization: Annotated[str | None, Header()] = None,
+               token: Annotated[str | None, Query(max_length=100)] = None) -> JSONResponse:
+        session = authorized(session_id, authorization, token, watch=True)
+        if not session.finished:
             raise ServeError(409, "the record is given once the game is over (it shows every hidden card)")
         return JSONResponse(session.record().to_dict())
 
-    async def stream(session_id: str, seat_of: Any) -> AsyncIterator[ServerSentEvent]:
-        """The state now, then after every change, until the game is over (a comment every 15 s keeps it open)."""
-        session = manager.get(session_id)
-        wake = broadcaster.subscribe(session_id)
-        try:
-            sent = -1
-            while True:
-                try:
-                    session = manager.get(session_id)
-                except ServeError as err:  # expired while watched: say so, and end the stream
-                    yield ServerSentEvent(event="error", data={"error": err.message})
-                    return
-                if session.version != sent:
-                    sent = session.version
-                    yield ServerSentEvent(event="state", id=str(sent), data=session_state(session, seat_of(session)))
-                    if session.over:
-                        return
-                try:
-                    await asyncio.wait_for(wake.wait(), KEEPALIVE_S)
-                except TimeoutError:
-                    yield ServerSentEvent(comment="keep-alive")
-                wake.clear()
-        finally:
-            broadcaster.unsubscribe(session_id, wake)
-
     @app.get("/api/sessions/{session_id}/events", response_class=EventSourceResponse, responses=ERRORS,
              summary="Server-sent events: your seat's state after every change")
-    async def events(session: Annotated[Session, Depends(stream_reader)]) -> AsyncIterator[ServerSentEvent]:
-        async for event in stream(session.id, lambda s: s.human):
+    async def events(stream: Annotated[streams.Stream, Depends(player_stream)]) -> AsyncIterator[ServerSentEvent]:
+        async for event in streams.events(manager, stream):
             yield event
 
     @app.get("/api/sessions/{session_id}/spectate/events", response_class=EventSourceResponse, responses=ERRORS,
-             summary="Server-sent events: the public state after every change")
-    async def spectate_events(session: Annotated[Session, Depends(spectator)]) -> AsyncIterator[ServerSentEvent]:
-        async for event in stream(session.id, lambda s: None):
+             summary="Server-sent events: the public state after every change (watch token, or the token)")
+    async def spectate_events(stream: Annotated[streams.Stream, Depends(spectator_stream)]
+                              ) -> AsyncIterator[ServerSentEvent]:
+        async for event in streams.events(manager, stream):
             yield event
 
     # ------------------------------------------------------------------ the page

@@ -279,16 +279,16 @@ def play_moves(client: Client, load: Load, result: SessionResult, sid: str, auth
     if state["status"] != "over":
         load.error(f"session {result.index}: status {state['status']!r}, neither my turn nor over")
         return False
-    if check_record(client, load, result, sid):
+    if check_record(client, load, result, sid, auth):
         result.finished += 1
     return True
 
 
-def check_record(client: Client, load: Load, result: SessionResult, sid: str) -> bool:
+def check_record(client: Client, load: Load, result: SessionResult, sid: str, auth: dict[str, str]) -> bool:
     """The finished game's record replays to its recorded end."""
     from cardwar.record import GameRecord, final_state
 
-    r = client.retry("GET", f"/api/sessions/{sid}/record")
+    r = client.retry("GET", f"/api/sessions/{sid}/record", headers=auth)
     data = expect(load, r, 200, f"session {result.index}: record")
     if data is None:
         return False
@@ -314,14 +314,15 @@ def audit(url: str, results: list[SessionResult]) -> tuple[int, list[str]]:
         for res in results:
             for sid, token in zip(res.ids, res.tokens):
                 checked += 1
-                r = http.get(f"/api/sessions/{sid}", headers={"Authorization": f"Bearer {token}"})
+                auth = {"Authorization": f"Bearer {token}"}
+                r = http.get(f"/api/sessions/{sid}", headers=auth)
                 status = r.json().get("status") if r.status_code == 200 else None
                 if status in ("your_turn", "waiting"):
                     continue  # still open and playable (the time limit came first): unfinished, not lost
                 if status != "over":
                     lost.append(f"{sid}: HTTP {r.status_code}, status {status}")
                     continue
-                r = http.get(f"/api/sessions/{sid}/record")
+                r = http.get(f"/api/sessions/{sid}/record", headers=auth)
                 try:
                     final_state(GameRecord.from_dict(r.json()))
                 except Exception as err:  # noqa: BLE001

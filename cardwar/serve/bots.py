@@ -9,6 +9,7 @@ may be guided by the shipped network (``model=ppo``), by no other file.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from cardwar import agents
@@ -28,14 +29,35 @@ def bot_catalogue(game: str) -> list[dict[str, Any]]:
         info = agents.REGISTRY[name].to_dict(game)
         info["options"] = [o for o in info["options"] if o["name"] not in REFUSED_OPTIONS]
         for o in info["options"]:
-            if o["name"] in LIMITS:
-                o["range"] = f"<= {LIMITS[o['name']]:g}"
+            if o["name"] in LIMITS:  # the server's cap, with the agent's lower bound
+                cap = f"<= {LIMITS[o['name']]:g}"
+                o["range"] = re.sub(r"<= \S+", cap, o["range"]) if "<=" in (o.get("range") or "") else cap
             if o["name"] == "model":  # no file on the server: the shipped network only
                 o["choices"] = ["ppo"]
                 o["help"] = "ppo: the shipped network guides the search (PUCT priors, leaf values); null: play-outs"
         info["thinks_for_move_ms"] = any(o.name == "seconds" for o in agents.REGISTRY[name].options[game])
         out.append(info)
     return out
+
+
+def _check_cap(key: str, value: Any) -> None:
+    """:class:`AgentSpecError` quoting this server's cap when a capped option's value is a number above it."""
+    if key not in LIMITS or isinstance(value, bool):
+        return
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return  # not a number: the option's own typing says so
+    if number > LIMITS[key]:
+        raise AgentSpecError(f"option {key}={value} is above this server's limit {LIMITS[key]:g}")
+
+
+def _server_caps_quoted(message: str) -> str:
+    """An agent's message about a capped option, with this server's cap in place of the agent's own bound."""
+    for key, cap in LIMITS.items():
+        if f"option {key}=" in message:
+            return re.sub(r"<= [0-9.e+]+", f"<= {cap:g} (this server's limit)", message)
+    return message
 
 
 def bot_spec(game: str, agent: str, options: dict[str, Any], move_ms: int) -> str:
@@ -63,7 +85,11 @@ def bot_spec(game: str, agent: str, options: dict[str, Any], move_ms: int) -> st
         if not isinstance(value, (str, int, float)) or any(ch in str(value) for ch in ",=:"):
             raise AgentSpecError(f"option {key!r}: give a number, true/false or a name, got {value!r}")
         given[key] = value
-    typed = coerce_options(agent, allowed, {k: str(v) for k, v in given.items()})
+        _check_cap(key, value)  # the server's cap first: it is the one a client must keep to (an agent's is higher)
+    try:
+        typed = coerce_options(agent, allowed, {k: str(v) for k, v in given.items()})
+    except AgentSpecError as err:
+        raise AgentSpecError(_server_caps_quoted(str(err))) from None
     for key, value in typed.items():
         if key == "model" and value is not None and value != "ppo":  # a file on the server: only the shipped one
             raise AgentSpecError("option model: this server offers model=ppo (the shipped model) only")

@@ -24,11 +24,25 @@ def add_parser(sub: Any, number: Any) -> None:
                    help="a web origin allowed to call the API from its pages, e.g. https://game.example "
                         "(repeat; none by default)")
     s.add_argument("--max-sessions-per-client", type=number(int, 1, "--max-sessions-per-client"), default=20,
-                   help="open sessions one client address may hold (default 20)")
+                   help="games in play one client address may hold (default 20; a game over, or idle for "
+                        "--session-idle, does not count)")
     s.add_argument("--max-sessions", type=number(int, 1, "--max-sessions"), default=2000,
                    help="open sessions in all (default 2000)")
     s.add_argument("--session-ttl", type=number(float, 1, "--session-ttl"), default=24 * 3600.0, metavar="SECONDS",
                    help="a session idle this long expires (default 86400)")
+    s.add_argument("--session-idle", type=number(float, 1, "--session-idle"), default=1800.0, metavar="SECONDS",
+                   help="a session idle this long stops counting toward --max-sessions-per-client (default 1800)")
+    s.add_argument("--keep-finished", type=number(float, 1, "--keep-finished"), default=7 * 24 * 3600.0,
+                   metavar="SECONDS", help="a finished game is kept this long after its end, then purged "
+                                           "(default 604800, a week)")
+    s.add_argument("--purge-interval", type=number(float, 1, "--purge-interval"), default=3600.0, metavar="SECONDS",
+                   help="how often expired and old finished sessions are deleted; also at start-up (default 3600)")
+    s.add_argument("--max-streams-per-session", type=number(int, 1, "--max-streams-per-session"), default=8,
+                   help="event streams open on one session at once (default 8; 429 past it)")
+    s.add_argument("--max-streams-per-client", type=number(int, 1, "--max-streams-per-client"), default=16,
+                   help="event streams one client address may hold open (default 16; 429 past it)")
+    s.add_argument("--max-streams", type=number(int, 1, "--max-streams"), default=256,
+                   help="event streams open in all (default 256; 503 past it)")
     s.add_argument("--max-move-ms", type=number(int, 1, "--max-move-ms"), default=2000,
                    help="most thinking time a session may give the bot per move (default 2000)")
     s.add_argument("--default-move-ms", type=number(int, 1, "--default-move-ms"), default=300,
@@ -45,15 +59,42 @@ def add_parser(sub: Any, number: Any) -> None:
     s.set_defaults(func=run_command)
 
 
-class HideTokens(logging.Filter):
-    """Access-log lines never show a session token (``?token=`` of an event stream)."""
+def _decoded(text: str) -> str:
+    """``text`` percent-decoded until it no longer changes (``%2574oken`` -> ``%74oken`` -> ``token``)."""
+    from urllib.parse import unquote_plus
 
-    PATTERN = re.compile(r"token=[^&\s\"]*")
+    for _ in range(5):
+        decoded = unquote_plus(text)
+        if decoded == text:
+            break
+        text = decoded
+    return text
+
+
+def mask_query(target: str) -> str:
+    """A request target with the value of every query parameter whose name, decoded, has ``token`` in it
+    (``token``, ``%74oken``, ``TOKEN``, ``watch_token``) replaced by ``***``."""
+    path, sep, query = target.partition("?")
+    if not sep:
+        return target
+    parts = []
+    for part in re.split(r"([&;])", query):
+        name, eq, _ = part.partition("=")
+        if "token" in _decoded(name).lower():  # no "=": an encoded one ("token%3D...") may hide a token: all of it
+            part = f"{name}=***" if eq else "***"
+        parts.append(part)
+    return f"{path}?{''.join(parts)}"
+
+
+class HideTokens(logging.Filter):
+    """Access-log lines never show a session token: a ``?token=`` (of an event stream, a record link), however
+    its name is spelled or percent-encoded, is masked in every argument that looks like a request target."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
-            record.args = tuple(self.PATTERN.sub("token=***", a) if isinstance(a, str) else a
-                                for a in record.args)  # type: ignore[union-attr]
+        if isinstance(record.args, tuple):
+            record.args = tuple(mask_query(a) if isinstance(a, str) and "?" in a else a for a in record.args)
+        elif isinstance(record.msg, str) and "?" in record.msg:
+            record.msg = mask_query(record.msg)
         return True
 
 
@@ -84,7 +125,11 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
                              "(scheme and host, no path), or *")
     return ServerSettings(db=db, cors_origins=tuple(args.cors_origin),
                           max_sessions_per_client=args.max_sessions_per_client, max_sessions=args.max_sessions,
-                          session_ttl_s=args.session_ttl, max_body_bytes=args.max_body_bytes,
+                          session_ttl_s=args.session_ttl, session_idle_s=args.session_idle,
+                          keep_finished_s=args.keep_finished, purge_interval_s=args.purge_interval,
+                          max_streams_per_session=args.max_streams_per_session,
+                          max_streams_per_client=args.max_streams_per_client, max_streams=args.max_streams,
+                          max_body_bytes=args.max_body_bytes,
                           max_move_ms=args.max_move_ms, default_move_ms=args.default_move_ms, workers=args.workers,
                           extra={"reproducible_seeds": args.reproducible_seeds})
 
@@ -111,6 +156,7 @@ def run_command(args: argparse.Namespace) -> int:
     import uvicorn
 
     from cardwar.serve.app import create_app
+    from cardwar.serve.protocol import JsonErrorH11Protocol
 
     settings = settings_from_args(args)
     check_address(args.host, args.port)
@@ -119,5 +165,6 @@ def run_command(args: argparse.Namespace) -> int:
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     where = f"http://{shown}:{args.port}/" if args.port else f"http://{shown} on a free port (uvicorn's line names it)"
     print(f"cardwar serve: {where} (API docs at /docs), sessions in {settings.db}", file=sys.stderr, flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=5)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=5,
+                http=JsonErrorH11Protocol)
     return 0

@@ -5,12 +5,18 @@ A session holds a :class:`cardwar.arena.Table`, the bot (any agent of
 bot plays until it is the person's turn again or the game ends, within the session's
 move time; then the record is saved in one transaction. A session not in memory (a
 restarted server, or one pushed out of the cache) is rebuilt by replaying its record.
+
+Reads never see a game in the middle of a move: at every commit the state is rendered
+for the person's seat and for spectators (:attr:`Session.snapshots`), under the
+session's lock, and every read and event stream sends those. A version therefore
+names one state, the last one saved.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
 import threading
 import time
@@ -30,6 +36,7 @@ from cardwar.serve.bots import bot_spec
 from cardwar.serve.errors import ServeError, bad_request, not_found
 from cardwar.serve.settings import ServerSettings
 from cardwar.serve.store import SessionRow, SessionStore, StaleSession
+from cardwar.serve.views import session_state
 
 MAX_SEED = 2**63 - 1
 
@@ -69,6 +76,21 @@ class Session:
     version: int
     touched: float
     lock: threading.Lock = field(default_factory=threading.Lock)
+    snapshots: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The last committed state: ``"player"`` as the person's seat sees it, ``"public"`` as a spectator does."""
+
+    def commit_views(self) -> None:
+        """Render the state now (call with the lock held, at a commit): what every read sends until the next."""
+        self.snapshots = {"player": session_state(self, self.human), "public": session_state(self, None)}
+
+    def state(self, spectator: bool = False) -> dict[str, Any]:
+        """The last committed state, for the person's seat or a spectator (never a move half played)."""
+        return self.snapshots["public" if spectator else "player"]
+
+    @property
+    def finished(self) -> bool:
+        """The game is over in the last committed state (``over`` may turn true mid-move, before the commit)."""
+        return self.state(spectator=True)["status"] == "over"
 
     @property
     def game(self) -> str:
@@ -139,8 +161,9 @@ class SessionManager:
         self.store.close()
 
     # ------------------------------------------------------------ create
-    def create(self, request: dict[str, Any], client: str) -> tuple[Session, str, MoveTiming]:
-        """A new session from a validated request (see ``app.NewSession``); returns it, its token and timings."""
+    def create(self, request: dict[str, Any], client: str) -> tuple[Session, str, str, MoveTiming]:
+        """A new session from a validated request (see ``app.NewSession``); returns it, its token, its
+        spectators' (watch) token and the timings."""
         from cardwar.envs import make_raw_env
 
         game = request["game"]
@@ -182,7 +205,8 @@ class SessionManager:
         settings = {"game": game, "human": human, "agent": agent, "options": typed,
                     "bot_spec": spec, "move_ms": move_ms, "client_seed": client_seed, "scenario": scenario,
                     "rules": rules}
-        token = secrets.token_urlsafe(24)
+        token, watch = secrets.token_urlsafe(24), secrets.token_urlsafe(18)
+        settings["watch_hash"] = hash_token(watch)
         now = time.time()
         try:
             bot = make_player(spec, game, seed=seed % 2**31 + 1)
@@ -191,21 +215,29 @@ class SessionManager:
         session = Session(secrets.token_hex(8), hash_token(token), client, settings, table, bot, "open", 0, now)
         self.store.insert(SessionRow(session.id, session.token_hash, client, now, now, "open", settings,
                                      session.record().to_json(), 0))
-        with self._lock:
-            self._remember(session)
         timing = MoveTiming()
         start = time.perf_counter()
         with session.lock:
             self._bot_turns(session, timing)
             self._save(session)
+        with self._lock:
+            self._remember(session)
         timing.server_ms = (time.perf_counter() - start) * 1000 - timing.bot_ms
-        return session, token, timing
+        return session, token, watch, timing
 
     def _check_room(self, client: str) -> None:
+        """429 when this address has as many games in play as it may (a game over, or idle for ``session_idle_s``,
+        does not count), saying how to get out; 503 when the server is full."""
         self.expire()
-        if self.store.open_count(client) >= self.settings.max_sessions_per_client:
-            raise ServeError(429, f"too many open sessions from this client (limit "
-                                  f"{self.settings.max_sessions_per_client}): finish or resign one first")
+        now, cap, idle = time.time(), self.settings.max_sessions_per_client, self.settings.session_idle_s
+        playing, oldest = self.store.active(client, now - idle)
+        if playing >= cap:
+            wait = max(1, math.ceil((oldest or now) + idle - now))
+            raise ServeError(429, f"too many games in play from this address ({playing}; this server's cap is {cap} "
+                                  "per address, shared by everyone behind one router): resign one you no longer play "
+                                  "(POST /api/sessions/{id}/resign; the page's New game does it), or wait - a game "
+                                  f"with no request for {idle:g} s stops counting, the next one in {wait} s",
+                             retry_after=wait)
         if self.store.open_count() >= self.settings.max_sessions:
             raise ServeError(503, "the server holds as many sessions as it may; try again later", retry_after=60)
 
@@ -238,6 +270,7 @@ class SessionManager:
         s = row.settings
         bot = make_player(s["bot_spec"], s["game"], seed=(record.seed + len(record.moves)) % 2**31 + 1)
         session = Session(row.id, row.token_hash, row.client, s, table, bot, row.status, row.version, row.touched)
+        session.commit_views()
         with self._lock:
             cached = self._cache.get(session_id)
             if cached is not None:  # another request restored it first
@@ -250,17 +283,25 @@ class SessionManager:
         while len(self._cache) > self.settings.cache_size:
             self._cache.popitem(last=False)
 
-    def authorize(self, session: Session, token: str | None) -> None:
-        """401 without a token, 403 with a wrong one (compared in constant time)."""
+    def authorize(self, session: Session, token: str | None, watch: bool = False) -> None:
+        """401 without a token, 403 with a wrong one (compared in constant time). ``watch``: the spectators'
+        routes, which also take the session's watch token (a spectator sees public information only)."""
         if not token:
-            raise ServeError(401, "this needs the session's token (header Authorization: Bearer TOKEN)")
-        if not hmac.compare_digest(hash_token(token), session.token_hash):
+            raise ServeError(401, "this needs the session's token (header Authorization: Bearer TOKEN)"
+                             + (", or its watch token" if watch else ""))
+        given = hash_token(token)
+        ok = hmac.compare_digest(given, session.token_hash)
+        watch_hash = session.settings.get("watch_hash")
+        if watch and isinstance(watch_hash, str):
+            ok = hmac.compare_digest(given, watch_hash) or ok
+        if not ok:
             raise ServeError(403, "wrong token for this session")
 
     # ------------------------------------------------------------ play
-    def play(self, session: Session, move: str | int, version: int | None = None) -> tuple[list[str], MoveTiming]:
+    def play(self, session: Session, move: str | int,
+             version: int | None = None) -> tuple[list[str], dict[str, Any], MoveTiming]:
         """The person's ``move`` (notation or id), then the bot's answers; returns the bot's moves as the
-        person sees them, and the timings. The game is unchanged by a refused move."""
+        person sees them, the state committed, and the timings. The game is unchanged by a refused move."""
         timing = MoveTiming()
         with session.lock:
             start = time.perf_counter()
@@ -272,14 +313,17 @@ class SessionManager:
             self._bot_turns(session, timing)
             bot_lines = table.history[session.human][seen:]
             self._save(session)
+            state = session.state()
             timing.server_ms = (time.perf_counter() - start) * 1000 - timing.bot_ms
-        return bot_lines, timing
+        return bot_lines, state, timing
 
-    def resign(self, session: Session, version: int | None = None) -> None:
+    def resign(self, session: Session, version: int | None = None) -> dict[str, Any]:
+        """The person resigns: the bot wins. Returns the final state."""
         with session.lock:
             self._check_turn(session, version)
             session.settings = {**session.settings, "resigned": True}
             self._save(session)
+            return session.state()
 
     def _check_turn(self, session: Session, version: int | None) -> None:
         if session.status != "open" or session.over:
@@ -340,13 +384,15 @@ class SessionManager:
                 self._cache.pop(session.id, None)
             raise ServeError(409, "the session changed under this request; read the state again") from None
         session.status, session.touched = status, now
+        session.commit_views()
         if self.on_change is not None:
             self.on_change(session)
 
     def touch(self, session: Session) -> None:
-        """Keep a session alive on reads (written at most once a minute)."""
+        """Keep a game in play alive on reads (written at most once a minute; a finished game's time to be kept
+        runs from its end, whoever reads it)."""
         now = time.time()
-        if now - session.touched > 60:
+        if session.status == "open" and now - session.touched > 60:
             session.touched = now
             self.store.touch(session.id, now)
 
@@ -356,3 +402,17 @@ class SessionManager:
                 cached = self._cache.pop(sid, None)
             if cached is not None:
                 cached.status = "expired"
+
+    def purge(self) -> list[str]:
+        """Delete expired sessions and finished ones older than ``keep_finished_s``; their ids (streams on them
+        are woken, and end with an error event)."""
+        now = time.time()
+        ids = self.store.purge(now - self.settings.session_ttl_s, now - self.settings.keep_finished_s)
+        for sid in ids:
+            with self._lock:
+                cached = self._cache.pop(sid, None)
+            if cached is not None:
+                cached.status = "expired"
+                if self.on_change is not None:
+                    self.on_change(cached)
+        return ids

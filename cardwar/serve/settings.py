@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -15,17 +16,31 @@ class ServerSettings:
     cors_origins: tuple[str, ...] = ()
     """Web origins allowed to call the API from a browser page of theirs (none by default)."""
     max_sessions_per_client: int = 20
-    """Open sessions one client address may hold at once (HTTP 429 past it)."""
+    """Games in play that one client address may hold at once (HTTP 429 past it); a game that is over, or
+    idle for ``session_idle_s``, does not count."""
     max_sessions: int = 2000
     """Open sessions the whole server holds at once."""
     session_ttl_s: float = 24 * 3600.0
-    """A session that sees no request for this long expires (its game is dropped)."""
+    """A session that sees no request for this long expires (its game is dropped at the next purge)."""
+    session_idle_s: float = 1800.0
+    """A session that sees no request for this long stops counting toward ``max_sessions_per_client``
+    (it may still be continued until ``session_ttl_s``), so an abandoned game locks nobody out for long."""
+    keep_finished_s: float = 7 * 24 * 3600.0
+    """A finished game (its state and record) is kept this long after its last move, then purged."""
+    purge_interval_s: float = 3600.0
+    """How often expired and old finished sessions are deleted (also once at start-up)."""
     max_body_bytes: int = 16 * 1024
     """Largest request body accepted (HTTP 413 past it)."""
     max_move_ms: int = 2000
     """Most thinking time a session may give the bot per move."""
     default_move_ms: int = 300
     """The bot's thinking time per move when a session does not say."""
+    max_streams_per_session: int = 8
+    """Event streams (the player's and spectators') open on one session at once (HTTP 429 past it)."""
+    max_streams_per_client: int = 16
+    """Event streams one client address may hold open at once (HTTP 429 past it)."""
+    max_streams: int = 256
+    """Event streams the whole server holds open at once (HTTP 503 with Retry-After past it)."""
     cache_size: int = 512
     """Live games kept in memory; the others are rebuilt from the database when asked for."""
     workers: int = 2
@@ -34,10 +49,18 @@ class ServerSettings:
 
     def __post_init__(self) -> None:
         for name in ("max_sessions_per_client", "max_sessions", "max_body_bytes", "max_move_ms", "default_move_ms",
-                     "cache_size", "workers"):
+                     "max_streams_per_session", "max_streams_per_client", "max_streams", "cache_size", "workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
-        if self.session_ttl_s <= 0:
-            raise ValueError(f"session-ttl must be positive, got {self.session_ttl_s}")
+        for name in ("session_ttl_s", "session_idle_s", "keep_finished_s", "purge_interval_s"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name[:-2].replace('_', '-')} must be positive, got {getattr(self, name)}")
         if self.default_move_ms > self.max_move_ms:
             raise ValueError(f"default-move-ms ({self.default_move_ms}) is above max-move-ms ({self.max_move_ms})")
+
+    def limits(self) -> dict[str, Any]:
+        """The limits a client may want to know (``GET /api/games`` lists them)."""
+        names = ("max_move_ms", "default_move_ms", "max_sessions_per_client", "max_sessions", "session_ttl_s",
+                 "session_idle_s", "keep_finished_s", "purge_interval_s", "max_body_bytes",
+                 "max_streams_per_session", "max_streams_per_client", "max_streams")
+        return {name: getattr(self, name) for name in names}

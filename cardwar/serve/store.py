@@ -112,6 +112,25 @@ class SessionStore:
             return self._db.execute("SELECT COUNT(*) FROM sessions WHERE status = 'open' AND client = ?",
                                     (client,)).fetchone()[0]
 
+    def active(self, client: str, since: float) -> tuple[int, float | None]:
+        """Games in play of one client address touched since ``since``: how many, and the oldest's last touch."""
+        with self._lock:
+            count, oldest = self._db.execute("SELECT COUNT(*), MIN(touched) FROM sessions WHERE status = 'open' "
+                                             "AND client = ? AND touched >= ?", (client, since)).fetchone()
+        return int(count), oldest
+
+    def purge(self, idle_before: float, finished_before: float) -> list[str]:
+        """Delete expired sessions, open ones untouched since ``idle_before`` (they have expired), and finished
+        ones whose last change is older than ``finished_before``; their ids."""
+        where = ("status = 'expired' OR (status = 'open' AND touched < ?) "
+                 "OR (status = 'over' AND touched < ?)")
+        with self._lock:
+            ids = [r[0] for r in self._db.execute(f"SELECT id FROM sessions WHERE {where}",
+                                                  (idle_before, finished_before))]
+            if ids:
+                self._db.execute(f"DELETE FROM sessions WHERE {where}", (idle_before, finished_before))
+        return ids
+
     def expire(self, older_than: float) -> list[str]:
         """Mark open sessions untouched since ``older_than`` expired; their ids."""
         with self._lock:
@@ -124,6 +143,11 @@ class SessionStore:
     def open_ids(self) -> list[str]:
         with self._lock:
             return [r[0] for r in self._db.execute("SELECT id FROM sessions WHERE status = 'open'")]
+
+    def count(self) -> int:
+        """Every row, whatever its status."""
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
 
 
 def now() -> float:

@@ -13,18 +13,24 @@ roll), the same text as ``cardwar play`` prints.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardwar.record import SEATS
 from cardwar.serve.moves import legal_moves
-from cardwar.serve.sessions import Session
+
+if TYPE_CHECKING:
+    from cardwar.serve.sessions import Session
 
 
 def public_map(session: Session) -> dict[str, Any] | None:
-    """The hex map as everyone may see it (terrain, objectives; never a unit)."""
+    """The hex map as everyone may see it (terrain, objectives; never a unit), with ``victory``: the
+    scenario's victory condition in words (RULES.md section 9)."""
     if session.game != "hexwar":
         return None
-    return session.table.view(None).map.to_dict()
+    from cardwar.envs.hexwar.scenario import victory_sentence
+
+    scenario = session.table.view(None).map
+    return {**scenario.to_dict(), "victory": victory_sentence(scenario.objectives, scenario.turns)}
 
 
 def session_state(session: Session, seat: int | None) -> dict[str, Any]:

@@ -17,6 +17,7 @@ class Api:
 
     def __init__(self, client: TestClient) -> None:
         self.client = client
+        self.watch: dict[str, dict[str, str]] = {}
 
     @property
     def manager(self) -> Any:
@@ -26,11 +27,20 @@ class Api:
         return self.client.post("/api/sessions", json={"game": "naval", "agent": "random", **body})
 
     def start(self, **body: Any) -> tuple[str, dict[str, str], dict]:
-        """A new session: its id, its auth header and its first state."""
+        """A new session: its id, its auth header and its first state (the watch token: ``self.watch[id]``)."""
         r = self.new(**body)
         assert r.status_code == 201, r.text
         data = r.json()
+        self.watch[data["id"]] = {"Authorization": f"Bearer {data['watch_token']}"}
         return data["id"], {"Authorization": f"Bearer {data['token']}"}, data["state"]
+
+    def record(self, sid: str, auth: dict[str, str] | None = None) -> Any:
+        """The record, with the session's token (default: its watch token)."""
+        return self.client.get(f"/api/sessions/{sid}/record", headers=auth or self.watch[sid])
+
+    def spectate(self, sid: str, auth: dict[str, str] | None = None) -> Any:
+        """The public state, with the watch token unless another header is given."""
+        return self.client.get(f"/api/sessions/{sid}/spectate", headers=auth or self.watch[sid])
 
     def state(self, sid: str, auth: dict[str, str]) -> Any:
         return self.client.get(f"/api/sessions/{sid}", headers=auth)

@@ -36,7 +36,7 @@ def test_a_whole_game_against_the_heuristic_ends_with_a_record_that_replays(api,
     assert state["you"] == SEATS[game][0] and state["status"] == "your_turn" and state["legal"]
     final = api.play_out(sid, auth, state, random.Random(1))
     assert final["legal"] == [] and final["result"]["winner"] in (*SEATS[game], None)
-    record = GameRecord.from_dict(api.client.get(f"/api/sessions/{sid}/record").json())
+    record = GameRecord.from_dict(api.record(sid).json())
     assert record.finished and record.players[SEATS[game][0]] == "human"
     assert result_of(final_state(record), SEATS[game]) == record.result == final["result"]
     assert api.move(sid, auth, move=state["legal"][0]["move"]).status_code == 409  # over: nothing more to play
@@ -79,7 +79,7 @@ def test_resigning_ends_the_game_and_records_who_quit(api):
     sid, auth, state = api.start(game="hexwar", seed=2)
     r = api.client.post(f"/api/sessions/{sid}/resign", headers=auth)
     assert r.status_code == 200 and r.json()["result"] == {"winner": "red", "resigned": "blue"}
-    record = GameRecord.from_dict(api.client.get(f"/api/sessions/{sid}/record").json())
+    record = GameRecord.from_dict(api.record(sid).json())
     assert record.quit_by == "blue" and not record.finished
     final_state(record)  # replays
 
@@ -87,7 +87,7 @@ def test_resigning_ends_the_game_and_records_who_quit(api):
 def test_the_spectator_sees_the_board_but_no_hand_and_no_moves(api):
     sid, auth, state = api.start(seed=8)
     state = api.move(sid, auth, move="keep").json()["state"]
-    public = api.client.get(f"/api/sessions/{sid}/spectate").json()
+    public = api.spectate(sid).json()
     assert public["you"] is None and public["legal"] == [] and public["view"]["hand"] == []
     assert public["view"]["board"] == state["view"]["board"]  # ships at sea are face up (Deploy)
     assert public["view"]["hand_counts"] == state["view"]["hand_counts"]
@@ -95,7 +95,7 @@ def test_the_spectator_sees_the_board_but_no_hand_and_no_moves(api):
 
 def test_the_record_is_given_only_once_the_game_is_over(api):
     sid, auth, _ = api.start(seed=1)
-    r = api.client.get(f"/api/sessions/{sid}/record")
+    r = api.record(sid)
     assert r.status_code == 409 and "once the game is over" in r.json()["error"]
 
 

@@ -122,14 +122,25 @@ def test_unknown_sessions_are_404_for_every_route(api):
         assert r.status_code == 404 and "no session" in r.json()["error"], (path, r.text)
 
 
-def test_too_many_sessions_from_one_client_are_refused(tmp_path):
-    for api in make_api(tmp_path, max_sessions_per_client=2):
+def test_only_games_in_play_count_toward_the_per_client_cap_and_the_refusal_says_how_to_go_on(tmp_path):
+    """A game over (resigned) or idle for --session-idle frees its place; the 429 says how, with Retry-After."""
+    import math
+    import time
+
+    for api in make_api(tmp_path, max_sessions_per_client=2, session_idle_s=1.5):
         sid, auth, _ = api.start(seed=1)
-        api.start(seed=2)
+        other, other_auth, _ = api.start(seed=2)
         r = api.new(seed=3)
-        assert r.status_code == 429 and "too many open sessions" in r.json()["error"]
-        api.client.post(f"/api/sessions/{sid}/resign", headers=auth)  # a finished game frees its place
-        assert api.new(seed=3).status_code == 201
+        assert r.status_code == 429, r.text
+        message = r.json()["error"]
+        assert "this server's cap is 2 per address" in message and "/resign" in message and "New game" in message
+        assert 1 <= int(r.headers["retry-after"]) <= math.ceil(1.5)
+        assert api.client.post(f"/api/sessions/{sid}/resign", headers=auth).status_code == 200
+        assert api.new(seed=3).status_code == 201  # the resigned game no longer counts
+        assert api.new(seed=4).status_code == 429
+        time.sleep(1.6)  # both games in play go idle: neither counts now
+        assert api.new(seed=4).status_code == 201
+        assert api.state(other, other_auth).json()["status"] == "your_turn"  # an idle game still plays on
     for api in make_api(tmp_path / "full", max_sessions=1):
         api.start(seed=1)
         r = api.new(seed=2)

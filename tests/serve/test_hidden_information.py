@@ -28,6 +28,7 @@ def responses_of_a_game(api, rng, **body):
     assert r.status_code == 201, r.text
     data = r.json()
     sid, auth = data["id"], {"Authorization": f"Bearer {data['token']}"}
+    watch = {"Authorization": f"Bearer {data['watch_token']}"}
     session = api.manager.get(sid)
     human = session.human
     yield data, human, session.table.state
@@ -38,7 +39,7 @@ def responses_of_a_game(api, rng, **body):
         assert r.status_code == 200, r.text
         state = r.json()["state"]
         yield r.json(), human, session.table.state
-        yield api.client.get(f"/api/sessions/{sid}/spectate").json(), None, session.table.state
+        yield api.client.get(f"/api/sessions/{sid}/spectate", headers=watch).json(), None, session.table.state
 
 
 def naval_secret(s, seat):

@@ -14,10 +14,15 @@ from tests.serve.test_hidden_information import CARD, without_mulligan_shown
 from tests.subprocesses import run_command
 
 
+WATCH: dict[str, str] = {}
+"""The watch token of each session the tests started (spectators need it)."""
+
+
 def start(client: httpx.Client, **body):
     r = client.post("/api/sessions", json={"game": "naval", "agent": "random", **body})
     assert r.status_code == 201, r.text
     data = r.json()
+    WATCH[data["id"]] = data["watch_token"]
     return data["id"], {"Authorization": f"Bearer {data['token']}"}, data["state"]
 
 
@@ -41,7 +46,8 @@ def test_event_streams_follow_the_game_to_its_end_and_hide_what_they_should(tmp_
         readers = [threading.Thread(target=read_events, args=(client, f"/api/sessions/{sid}/events", mine, ready[0]),
                                     kwargs={"params": {"token": token}}, daemon=True),
                    threading.Thread(target=read_events, args=(client, f"/api/sessions/{sid}/spectate/events", public,
-                                                              ready[1]), daemon=True)]
+                                                              ready[1]), kwargs={"params": {"token": WATCH[sid]}},
+                                    daemon=True)]
         for t in readers:
             t.start()
         assert all(e.wait(30) for e in ready)
@@ -67,6 +73,8 @@ def test_event_streams_follow_the_game_to_its_end_and_hide_what_they_should(tmp_
             hand = set(by_version.get(e["version"], {"view": {"hand": []}})["view"]["hand"])
             assert not set(CARD.findall(without_mulligan_shown(e))) & hand
         assert client.get(f"/api/sessions/{sid}/events").status_code == 401  # a stream needs the token too
+        assert client.get(f"/api/sessions/{sid}/spectate/events").status_code == 401  # so does a spectator's
+        assert client.get(f"/api/sessions/{sid}/events", params={"token": WATCH[sid]}).status_code == 403
 
 
 def test_a_killed_server_restarts_and_every_open_game_goes_on(tmp_path):

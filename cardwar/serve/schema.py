@@ -1,0 +1,87 @@
+"""What the API takes and tells: the request bodies, the error responses, and the games' rule options."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+
+from cardwar.serve.sessions import MAX_SEED
+
+OptionValue = StrictBool | StrictInt | StrictFloat | Annotated[StrictStr, Field(max_length=200)] | None
+
+
+class NewSession(BaseModel):
+    """A new game: what to play, which seat is the person's, and the bot to play against."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: Literal["naval", "hexwar"]
+    agent: Annotated[str, Field(max_length=40)] = "heuristic"
+    options: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=10)] = {}
+    seat: Annotated[str, Field(max_length=20)] | None = None
+    rules: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=20)] = {}
+    scenario: Annotated[str, Field(max_length=60)] | None = None
+    seed: Annotated[int, Field(ge=0, le=MAX_SEED)] | None = None
+    move_ms: Annotated[int, Field(ge=1)] | None = None
+
+
+class MoveBody(BaseModel):
+    """A move by its notation (``"attack E>F broadside 4D"``) or its id; ``version`` (optional) is the
+    state's version the move was chosen from: a stale one is refused (409) rather than misapplied."""
+
+    model_config = ConfigDict(extra="forbid")
+    move: Annotated[str, Field(min_length=1, max_length=80)] | None = None
+    id: Annotated[int, Field(ge=0, le=100_000)] | None = None
+    version: Annotated[int, Field(ge=0)] | None = None
+
+
+class ResignBody(BaseModel):
+    """A resignation; ``version`` as for a move."""
+
+    model_config = ConfigDict(extra="forbid")
+    version: Annotated[int, Field(ge=0)] | None = None
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"description": text, "content": {"application/json": {"schema": {
+        "type": "object", "properties": {"error": {"type": "string"}}, "required": ["error"]}}}}
+    for code, text in {400: "Bad request", 401: "Token missing", 403: "Wrong token", 404: "Unknown session",
+                       409: "Not now (game over, not your turn, stale version)", 410: "Session expired",
+                       413: "Body too large", 422: "Malformed or illegal",
+                       429: "Too many games in play, or streams (the message says how to go on)",
+                       503: "The server is full (see Retry-After)"}.items()}
+
+
+def rule_options(game: str) -> list[dict[str, Any]]:
+    """The rule options of ``game``: name, type, default and allowed values."""
+    from dataclasses import fields
+
+    if game == "naval":
+        from cardwar.envs.naval.config import _CHOICES, NavalConfig as Config
+    else:
+        from cardwar.envs.hexwar.config import _CHOICES, HexConfig as Config  # type: ignore[assignment]
+    helps = attribute_docs(Config)
+    out = []
+    for f in fields(Config):
+        default = f.default
+        out.append({"name": f.name, "type": type(default).__name__, "default": default,
+                    "choices": list(_CHOICES.get(f.name, [True, False] if isinstance(default, bool) else [])),
+                    "help": helps.get(f.name, "")})
+    return out
+
+
+@lru_cache(maxsize=4)
+def attribute_docs(cls: type) -> dict[str, str]:
+    """The docstring under each field of a dataclass (the rule options' explanations), one line each."""
+    import ast
+    import inspect
+    import textwrap
+
+    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body  # type: ignore[attr-defined]
+    docs = {}
+    for field_node, doc in zip(body, body[1:]):
+        if (isinstance(field_node, ast.AnnAssign) and isinstance(field_node.target, ast.Name)
+                and isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) and isinstance(doc.value.value, str)):
+            docs[field_node.target.id] = " ".join(doc.value.value.split())
+    return docs

@@ -3,10 +3,25 @@
 ``engine:python mybot.py`` runs a program that speaks the JSON-lines engine
 protocol (``docs/engine-protocol.md``); everything else is an agent spec. This is
 the one place that turns a spec into a player, for every caller above the agents.
+
+For games played one after another (a tournament's worker, a match), :func:`seat_player`
+and :func:`release_player` keep **one engine process per entrant per process** across
+games, as fastchess and cutechess keep an engine for a whole match: the engine is told
+each game with ``new_game`` (its own seat seed) and ``game_over``, and restarted only
+after it failed (``error``, or a ``timeout`` that killed it). The idle engines are closed
+(``quit``, then their process groups killed) by :func:`close_engines`, which runs at
+exit: ``atexit`` in the main process, and multiprocessing's exit finalizers in a pool's
+worker (``ProcessPoolExecutor`` and ``multiprocessing.Pool`` run them at shutdown). A
+process forked from one holding engines does not inherit them.
 """
 
 from __future__ import annotations
 
+import atexit
+import json
+import os
+import threading
+from collections.abc import Sequence
 from typing import Any
 
 from cardwar import agents
@@ -33,9 +48,124 @@ def check_player_spec(spec: str, game: str) -> None:
 
 
 def make_player(spec: str, game: str, seed: int | None = None, **engine_options: Any) -> Any:
-    """The player ``spec`` names: an agent, or an engine process driven over the protocol."""
+    """The player ``spec`` names: an agent, or an engine process driven over the protocol (a new one)."""
     if is_engine_spec(spec):
         from cardwar.engine.client import EngineAgent
 
         return EngineAgent(spec.strip()[len(ENGINE_PREFIX):], game, seed=seed, **engine_options)
     return agents.make(spec, game, seed=seed)
+
+
+# ------------------------------------------------------------------ engines kept across games
+_lock = threading.Lock()
+_idle: dict[tuple, list[Any]] = {}  # key -> engines waiting for their next game
+_busy: dict[int, tuple] = {}  # id(engine) -> its key, while it plays a game
+_hooked = False
+
+
+def _key(spec: str, game: str, options: dict[str, Any]) -> tuple:
+    return spec.strip(), game, json.dumps(options, sort_keys=True, default=str)
+
+
+def seat_player(spec: str, game: str, seed: int | None = None, **engine_options: Any) -> Any:
+    """The player for one game: a fresh agent, or this process's engine for ``(spec, game, options)``.
+
+    An engine waiting from an earlier game is reused (``new_game`` with this ``seed``, which restarts it
+    if it failed); if none waits (the first game, or the same engine in both seats) one is started.
+    Give it back with :func:`release_player` when the game is over.
+    """
+    if not is_engine_spec(spec):
+        return agents.make(spec, game, seed=seed)
+    key = _key(spec, game, engine_options)
+    _hook_exit()
+    with _lock:
+        waiting = _idle.get(key)
+        player = waiting.pop() if waiting else None
+    if player is None:
+        player = make_player(spec, game, seed=seed, **engine_options)
+    else:
+        player.new_game(seed=seed)
+    with _lock:
+        _busy[id(player)] = key
+    return player
+
+
+def release_player(player: Any, result: Any = None) -> None:
+    """The game is over: tell an engine its ``result`` (a result dict or a :class:`GameOutcome`) and keep
+    it for the next game. With no result (the game was abandoned, by an exception) the engine is closed:
+    it may be in the middle of a move. An agent has nothing to give back."""
+    result = getattr(getattr(result, "record", None), "result", result)
+    with _lock:
+        key = _busy.pop(id(player), None)
+    if key is None:  # an agent, or an engine not from seat_player: told the result, then closed
+        over, close = getattr(player, "game_over", None), getattr(player, "close", None)
+        try:
+            if over is not None and result is not None:
+                over(result)
+        except Exception:  # noqa: BLE001 - an engine that fails here has already played its game
+            pass
+        if close is not None:
+            close()
+        return
+    if result is None:
+        player.close()
+        return
+    try:
+        player.game_over(result)
+    except Exception:  # noqa: BLE001 - an engine that fails here has already played its game
+        player.close()
+        return
+    with _lock:
+        _idle.setdefault(key, []).append(player)
+
+
+def release_players(players: Sequence[Any], result: Any = None) -> None:
+    """:func:`release_player` for each player of a game."""
+    for p in players:
+        release_player(p, result)
+
+
+def kept_engines() -> list[Any]:
+    """The engines this process keeps between games (idle ones)."""
+    with _lock:
+        return [p for ps in _idle.values() for p in ps]
+
+
+def close_engines() -> None:
+    """Close every engine kept between games (``quit``, then its process group killed); idempotent."""
+    with _lock:
+        engines = [p for ps in _idle.values() for p in ps]
+        _idle.clear()
+    for p in engines:
+        try:
+            p.close()
+        except Exception:  # noqa: BLE001 - closing the others matters more
+            pass
+
+
+def _forget_inherited() -> None:
+    """In a forked child: the parent's engines are the parent's (close our copies of their pipes only)."""
+    global _lock, _hooked
+    _lock = threading.Lock()
+    for ps in _idle.values():
+        for p in ps:
+            p.abandon()
+    _idle.clear()
+    _busy.clear()
+    _hooked = False
+
+
+def _hook_exit() -> None:
+    """Close the kept engines at exit: atexit here, multiprocessing's finalizers in a pool's worker."""
+    global _hooked
+    if _hooked:
+        return
+    _hooked = True
+    atexit.register(close_engines)
+    import multiprocessing.util
+
+    multiprocessing.util.Finalize(None, close_engines, exitpriority=100)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_inherited)

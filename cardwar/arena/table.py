@@ -14,6 +14,48 @@ from cardwar.arena.visibility import visible_lines
 from cardwar.record import SEATS, GameRecord, Move, RecordError, result_of
 
 
+HIDDEN = "?"
+"""What stands in a move's notation for a part the seat may not know (a face-down card)."""
+
+
+class SeatHistory(list):
+    """A seat's visible history: the public log's lines (the list itself: its own moves in notation, the
+    other's as the log tells them), and ``moves``, each move in notation as that seat may know it:
+    ``{"seat": "captain_a", "move": "attack H>I broadside ?"}``, one a line, in the same order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.moves: list[dict[str, str]] = []
+
+
+def seen_notation(game: str, before: Any, action: int, after: Any, viewer: int) -> str:
+    """The notation of ``action`` (made in ``before``, leading to ``after``) as ``viewer`` may know it then.
+
+    The mover sees its move whole. The other seat sees it in the same notation with what is hidden
+    from it replaced by :data:`HIDDEN`: naval's face-down cards (``attack H>I broadside ?``,
+    ``defend ?``) and a mulligan choice made while the other captain has yet to choose (``?``; both
+    choices are shown once both are made). Every hex move is public as notated: a hidden unit's pass is
+    ``pass`` (which unit passed, and where, is not in the notation), and a hidden unit that moves, shoots
+    or lays smoke is revealed by doing so.
+    """
+    to_str, _ = notation(game)
+    text = to_str(action)
+    mover = before.current if game == "naval" else before.current_player
+    if viewer == mover or game != "naval":
+        return text
+    from cardwar.envs.naval.actions import DECODED, ActionKind
+    from cardwar.envs.naval.state import Phase
+
+    a = DECODED[int(action)]
+    if a.kind == ActionKind.ATTACK:
+        return text.rsplit(" ", 1)[0] + " " + HIDDEN
+    if a.kind == ActionKind.DEFEND:
+        return f"defend {HIDDEN}"
+    if a.kind in (ActionKind.KEEP, ActionKind.MULLIGAN) and after.phase == Phase.MULLIGAN:
+        return HIDDEN
+    return text
+
+
 def notation(game: str) -> tuple[Any, Any]:
     """``(action_to_string, string_to_action)`` of ``game``."""
     if game == "naval":
@@ -28,7 +70,9 @@ class Table:
 
     ``history[seat]`` is that seat's visible move history: its own moves in notation,
     the other's as the public log tells them (face-down cards unnamed, a hidden unit's
-    move not placed). ``log`` is the public log, a line a move, as a spectator sees it.
+    move not placed), and in ``history[seat].moves`` every move in notation as that
+    seat may know it (:class:`SeatHistory`). ``log`` is the public log, a line a move,
+    as a spectator sees it.
     """
 
     def __init__(self, env: Any, game: str, seed: int, *, specs: tuple[str, str] = ("?", "?"),
@@ -38,7 +82,7 @@ class Table:
         env.reset(seed=seed)
         self.seats: list[str] = list(env.possible_agents)
         self.moves: list[Move] = []
-        self.history: list[list[str]] = [[], []]
+        self.history: list[SeatHistory] = [SeatHistory(), SeatHistory()]
         self.log: list[str] = []
         self._settle()
 
@@ -82,8 +126,11 @@ class Table:
         self.env.step(action)
         self.moves.append(Move(self.seats[seat], self.to_str(action)))
         lines = visible_lines(self.game, before, action, self.state)
+        mover = SEATS[self.game][seat]
         for k in (0, 1):  # the mover sees its move in notation, and both see what it publicly caused
             self.history[k].append("; ".join([self.to_str(action), *lines[1:]]) if k == seat else "; ".join(lines))
+            self.history[k].moves.append({"seat": mover, "move": seen_notation(self.game, before, action,
+                                                                               self.state, k)})
         self.log.append("; ".join(lines))
         self._settle()
         return lines

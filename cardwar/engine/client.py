@@ -9,8 +9,12 @@ wrong into a :class:`cardwar.arena.PlayerFailure` with a forfeit reason:
   the game has no clock); it is killed, its whole process group with it;
 - ``illegal``: the answer is not a JSON move message or names no legal move.
 
-After a failure the process is gone; the next game starts a fresh one. A
-tournament reuses one agent for many games::
+After ``error`` or a ``timeout`` that killed it the process is gone, and the next
+game starts a fresh one; after ``illegal`` (or an answer late but inside the grace)
+the process is kept for the next game. Each move request carries a ``request``
+number; an answer that echoes another number is stale (an engine that answered
+twice) and is dropped. A tournament reuses one agent for many games
+(:func:`cardwar.arena.players.seat_player` keeps one per worker process)::
 
     player = make_player("engine:python bot.py", "naval", seed=s)   # starts it, hello
     for each game:
@@ -34,7 +38,7 @@ import numpy as np
 from cardwar.agents.spec import AgentSpecError
 from cardwar.arena.game import PlayerFailure
 from cardwar.engine import protocol
-from cardwar.engine.process import EngineClosed, EngineProcess, EngineTimeout
+from cardwar.engine.process import STDERR_CAP, EngineClosed, EngineProcess, EngineTimeout
 
 GRACE_MS = 50
 """Transport slack: an engine is killed only when ``time_ms`` + this has passed without an answer.
@@ -65,22 +69,28 @@ class EngineAgent:
     def __init__(self, command: str | Sequence[str], game: str, seed: int | None = None, *,
                  rules: dict[str, Any] | None = None, move_limit_ms: int = 60_000, grace_ms: int = GRACE_MS,
                  start_timeout_s: float = 30.0, quit_timeout_s: float = 1.0,
-                 stderr: str | os.PathLike | None = None, transcript: str | os.PathLike | None = None,
+                 stderr: str | os.PathLike | None = None, stderr_cap: int = STDERR_CAP,
+                 transcript: str | os.PathLike | None = None, label: str | None = None,
                  cwd: str | os.PathLike | None = None, env: dict[str, str] | None = None) -> None:
         self.argv = parse_engine_command(command) if isinstance(command, str) else list(command)
         self.game, self.seed, self.rules = game, seed, rules
         self.name, self.author = "engine", None
+        self.label = label
+        """What forfeit details call the engine (a tournament's entrant name); default its command."""
         self.move_limit_ms, self.grace_ms = move_limit_ms, grace_ms
         self.start_timeout_s, self.quit_timeout_s = start_timeout_s, quit_timeout_s
-        self._popen = {"stderr": stderr, "cwd": cwd, "env": env}
+        self._popen = {"stderr": stderr, "stderr_cap": stderr_cap, "cwd": cwd, "env": env}
         self._transcript: IO[str] | None = open(transcript, "a", buffering=1) if transcript else None  # noqa: SIM115
         self.starts = 0
         """Processes started so far (1 + restarts)."""
+        self.stale = 0
+        """Stale answers dropped so far (answers echoing an earlier request)."""
         self._proc: EngineProcess | None = None
         self._start_error: str | None = None
         self._in_game = False
         self._history: list[str] | None = None
-        self._seen = self._turn = 0
+        self._seen = self._turn = self._request = 0
+        self._names = protocol.notation_table(game)  # built now, not on the first move's clock
         self._start()
 
     # ------------------------------------------------------------ the arena's interface
@@ -101,7 +111,10 @@ class EngineAgent:
                 self._send(protocol.new_game(self.game, view, self.seed), deadline)
                 self._in_game = True
             self._stale(proc)
-            self._send(protocol.move_request(self.game, view, history or [], legal, budget_ms), deadline)
+            self._request += 1
+            self._send(protocol.move_request(self.game, view, history or [], legal, budget_ms,
+                                             request=self._request, moves=getattr(history, "moves", None)),
+                       deadline)
             action = self._answer(legal, deadline)
         except EngineTimeout:
             self._fail("timeout", f"no move within {limit} ms" if budget_ms is None
@@ -109,11 +122,11 @@ class EngineAgent:
         except EngineClosed as err:
             self._fail("error", str(err))
         except protocol.ProtocolError as err:
-            self._fail("illegal", str(err))
+            self._fail("illegal", str(err), kill=False)  # it answers, wrongly: kept for the next game
         self._history, self._seen, self._turn = history, len(history or ()), view.turn
         spent = (time.monotonic() - start) * 1000
         if budget_ms is not None and spent > budget_ms:
-            raise PlayerFailure("timeout", f"answered in {spent:.0f} ms of {budget_ms} ms")
+            raise PlayerFailure("timeout", f"{self.who}: answered in {spent:.0f} ms of {budget_ms} ms")
         return action
 
     # ------------------------------------------------------------ games and the process's life
@@ -155,6 +168,27 @@ class EngineAgent:
         self.close()
 
     @property
+    def who(self) -> str:
+        """The engine as forfeit details name it: its label (entrant name) or its command (paths by their
+        last part), and the name it gave in its hello."""
+        base = self.label or shlex.join(os.path.basename(a) if os.sep in a else a for a in self.argv)
+        base = base if len(base) <= 100 else base[:48] + "..." + base[-49:]
+        return f"engine {base!r}" + (f" ({self.name})" if self.name != "engine" else "")
+
+    @property
+    def alive(self) -> bool:
+        """A process is running (started, and not seen to end)."""
+        return self._proc is not None and self._proc.alive
+
+    def abandon(self) -> None:
+        """Forget the process without ending it (a forked child's copy of its parent's engine)."""
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            proc.abandon()
+        if self._transcript is not None:
+            self._transcript = None
+
+    @property
     def pid(self) -> int | None:
         """The running engine's process id (also its process group's), or None."""
         return None if self._proc is None else self._proc.pid
@@ -172,6 +206,7 @@ class EngineAgent:
             return
         self.starts += 1
         self._in_game = False
+        self._proc.note(f"started {shlex.join(self.argv)} (pid {self._proc.pid}, start {self.starts})")
         deadline = time.monotonic() + self.start_timeout_s
         rules = self.rules if self.rules is not None else _default_rules(self.game)
         try:
@@ -182,6 +217,7 @@ class EngineAgent:
         except (EngineClosed, protocol.ProtocolError) as err:
             self._start_error = f"hello: {err}"
         if self._start_error is not None:
+            self._proc.note(self._start_error)
             self._kill()
 
     def _ready(self) -> EngineProcess:
@@ -190,7 +226,7 @@ class EngineAgent:
             self._start()
         if self._start_error is not None:
             error, self._start_error = self._start_error, None  # the next game tries a fresh start
-            raise PlayerFailure("error", error)
+            raise PlayerFailure("error", f"{self.who}: {error}")
         assert self._proc is not None
         return self._proc
 
@@ -209,8 +245,15 @@ class EngineAgent:
             self._log("<", line)
 
     def _answer(self, legal: list[int], deadline: float) -> int:
-        names = protocol.notation_table(self.game)
-        return protocol.answer_action(self.game, self._read(deadline), {names[a]: a for a in legal}, set(legal))
+        """The action the answer to the outstanding request names; answers to earlier requests are dropped."""
+        while True:
+            msg = self._read(deadline)
+            if msg["type"] == "move" and not protocol.answers_request(msg, self._request):
+                self.stale += 1
+                self._log("#", f"dropped: answers request {msg.get('request')!r}, not {self._request}".encode())
+                continue
+            names = self._names
+            return protocol.answer_action(self.game, msg, {names[a]: a for a in legal}, set(legal))
 
     def _read(self, deadline: float) -> dict[str, Any]:
         """The next message that is not an ``info``/``log`` line (or a blank one)."""
@@ -233,9 +276,12 @@ class EngineAgent:
         if self._transcript is not None:
             self._transcript.write(f"{direction} {line.decode('utf-8', 'replace').rstrip()}\n")
 
-    def _fail(self, reason: str, detail: str) -> NoReturn:
-        self._kill()
-        raise PlayerFailure(reason, f"{self.name}: {detail}")
+    def _fail(self, reason: str, detail: str, kill: bool = True) -> NoReturn:
+        if kill:
+            if self._proc is not None:
+                self._proc.note(f"killed: {reason}: {detail}")
+            self._kill()
+        raise PlayerFailure(reason, f"{self.who}: {detail}")
 
     def _kill(self) -> None:
         proc, self._proc = self._proc, None

@@ -4,7 +4,13 @@ The process runs in its own session (so its own process group): a kill reaches
 anything it started. Pipes are non-blocking and waited on with ``poll`` (no
 thread, no sleep loop), together with a pidfd where Linux has one, so a crash is
 seen at once even when a child still holds the output pipe. A finalizer kills
-the group if the owner forgets to, at the latest when Python exits.
+the group if the owner forgets to, at the latest when Python exits; only the
+process that started the engine ever kills it (a forked child that inherited the
+object lets it be).
+
+The engine's stderr goes nowhere, or to a file through :class:`CappedLog`: the
+dealer reads the stderr pipe whenever it waits on the engine (never blocking on
+it) and keeps the file under a size cap by rotating it to ``FILE.1``.
 """
 
 from __future__ import annotations
@@ -18,10 +24,13 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import Any
 
 MAX_LINE = 1 << 22
 """The longest line an engine may write (4 MiB); a longer one is unreadable."""
+
+STDERR_CAP = 1 << 20
+"""The size at which an engine's stderr file is rotated (1 MiB): FILE becomes FILE.1, a new FILE begins."""
 
 
 class EngineTimeout(Exception):
@@ -32,8 +41,59 @@ class EngineClosed(Exception):
     """The engine exited or closed its pipes; the message says how."""
 
 
-def _kill_group(proc: subprocess.Popen, files: tuple[Any, ...]) -> None:
-    """SIGKILL the process group of ``proc`` (its leader not yet reaped, so the id is still its own), reap it."""
+class CappedLog:
+    """An append-only file that never grows past ``cap`` bytes: when a write would pass it, the file
+    is renamed ``FILE.1`` (replacing the last one) and a new ``FILE`` begun, as logrotate does with one
+    generation. Several writers (a tournament's workers) may share a path: each reopens the path when
+    another has rotated it."""
+
+    def __init__(self, path: str | os.PathLike, cap: int = STDERR_CAP) -> None:
+        self.path, self.cap = os.fspath(path), max(1024, int(cap))
+        self._file = open(self.path, "ab")  # noqa: SIM115
+
+    def write(self, data: bytes) -> None:
+        while data:
+            if self._file.closed:
+                return
+            try:
+                here = os.fstat(self._file.fileno())
+                there = os.stat(self.path)
+            except FileNotFoundError:
+                here = there = None  # type: ignore[assignment]
+            if here is None or (here.st_ino, here.st_dev) != (there.st_ino, there.st_dev):
+                self._reopen()  # another writer rotated it
+                continue
+            room = self.cap - here.st_size
+            if room <= 0:
+                self._rotate()
+                continue
+            chunk, data = data[:room], data[room:]
+            self._file.write(chunk)
+            self._file.flush()
+
+    def _rotate(self) -> None:
+        try:
+            os.replace(self.path, self.path + ".1")
+        except FileNotFoundError:
+            pass
+        self._reopen()
+
+    def _reopen(self) -> None:
+        self._file.close()
+        self._file = open(self.path, "ab")  # noqa: SIM115
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _kill_group(proc: subprocess.Popen, files: tuple[Any, ...], owner: int) -> None:
+    """SIGKILL the process group of ``proc`` (its leader not yet reaped, so the id is still its own), reap it.
+
+    Only in the process that started it (``owner``): a forked child that inherited the object only closes
+    its copies of the pipes."""
+    if os.getpid() != owner:
+        _close_all(files)
+        return
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -42,6 +102,10 @@ def _kill_group(proc: subprocess.Popen, files: tuple[Any, ...]) -> None:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:  # pragma: no cover - a process stuck in the kernel
         pass
+    _close_all(files)
+
+
+def _close_all(files: tuple[Any, ...]) -> None:
     for f in files:
         try:
             f.close()
@@ -53,17 +117,21 @@ class EngineProcess:
     """A started engine: :meth:`send` and :meth:`read_line` with deadlines (``time.monotonic()`` values)."""
 
     def __init__(self, argv: Sequence[str], *, stderr: str | os.PathLike | None = None,
-                 cwd: str | os.PathLike | None = None, env: dict[str, str] | None = None) -> None:
-        err: IO[bytes] | int = open(stderr, "ab") if stderr is not None else subprocess.DEVNULL  # noqa: SIM115
+                 stderr_cap: int = STDERR_CAP, cwd: str | os.PathLike | None = None,
+                 env: dict[str, str] | None = None) -> None:
+        self._log: CappedLog | None = CappedLog(stderr, stderr_cap) if stderr is not None else None
         try:
-            self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+            self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL if self._log is None else subprocess.PIPE,
                                          bufsize=0, start_new_session=True, close_fds=True, cwd=cwd, env=env)
-        finally:
-            if not isinstance(err, int):
-                err.close()
+        except BaseException:
+            if self._log is not None:
+                self._log.close()
+            raise
         self.pid = self.proc.pid
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._in, self._out = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+        self._err = -1 if self.proc.stderr is None else self.proc.stderr.fileno()
         os.set_blocking(self._in, False)
         os.set_blocking(self._out, False)
         self._pidfd = -1
@@ -73,15 +141,23 @@ class EngineProcess:
             except OSError:  # an old kernel: EOF on the pipe tells a crash instead
                 self._pidfd = -1
         files: tuple[Any, ...] = (self.proc.stdin, self.proc.stdout)
+        if self.proc.stderr is not None:
+            files += (self.proc.stderr,)
         if self._pidfd >= 0:
             files += (_Fd(self._pidfd),)
-        self._finalizer = weakref.finalize(self, _kill_group, self.proc, files)
+        if self._log is not None:
+            files += (self._log,)
+        self._finalizer = weakref.finalize(self, _kill_group, self.proc, files, os.getpid())
         self._reader = select.poll()
         self._reader.register(self._out, select.POLLIN)
         if self._pidfd >= 0:
             self._reader.register(self._pidfd, select.POLLIN)
         self._writer = select.poll()
         self._writer.register(self._in, select.POLLOUT)
+        if self._err >= 0:
+            os.set_blocking(self._err, False)
+            self._reader.register(self._err, select.POLLIN)
+            self._writer.register(self._err, select.POLLIN)
         self._buffer = bytearray()
         self._lines: deque[bytes] = deque()
         self._eof = self._exited = False
@@ -98,7 +174,10 @@ class EngineProcess:
             try:
                 view = view[os.write(self._in, view):]
             except BlockingIOError:
-                if not self._writer.poll(_ms_left(deadline)) and time.monotonic() >= deadline:
+                ready = self._writer.poll(_ms_left(deadline))
+                if any(fd == self._err for fd, _ in ready):
+                    self._drain_stderr()  # an engine blocked on a full stderr pipe cannot read its input
+                if not ready and time.monotonic() >= deadline:
                     raise EngineTimeout("the engine stopped reading its input") from None
             except (BrokenPipeError, ValueError, OSError) as err:
                 raise EngineClosed(f"the engine closed its input: {self._exit_note()}") from err
@@ -117,12 +196,15 @@ class EngineProcess:
             for fd, _ in self._reader.poll(left):
                 if fd == self._out:
                     self._drain()
+                elif fd == self._err:
+                    self._drain_stderr()
                 else:
                     self._exited = True
         return self._lines.popleft()
 
     def pending_lines(self) -> list[bytes]:
         """Lines already written and not yet read (read without waiting)."""
+        self._drain_stderr()
         self._drain()
         out = list(self._lines)
         self._lines.clear()
@@ -142,8 +224,39 @@ class EngineProcess:
         return self._exited
 
     def kill(self) -> None:
-        """Kill the whole process group and reap the engine (idempotent)."""
+        """Kill the whole process group and reap the engine (idempotent); its last stderr is kept."""
+        if self._finalizer.alive:
+            self._drain_stderr()
         self._finalizer()
+
+    def abandon(self) -> None:
+        """Forget the engine without ending it: close this process's copies of its pipes (a forked child's
+        inherited engines belong to the parent)."""
+        if self._finalizer.alive:
+            _close_all(self._finalizer.detach()[2][1])  # type: ignore[index]
+
+    def note(self, text: str) -> None:
+        """A line of the dealer's own in the engine's stderr file (when it starts, why it was killed)."""
+        if self._log is not None:
+            self._log.write(f"[cardwar] {text}\n".encode())
+
+    def _drain_stderr(self) -> None:
+        """Copy what the stderr pipe holds now into the capped file (never waits)."""
+        if self._err < 0 or self._log is None or not self._finalizer.alive:
+            return
+        while True:
+            try:
+                chunk = os.read(self._err, 1 << 16)
+            except BlockingIOError:
+                return
+            except (OSError, ValueError):
+                chunk = b""
+            if not chunk:
+                self._reader.unregister(self._err)
+                self._writer.unregister(self._err)
+                self._err = -1
+                return
+            self._log.write(chunk)
 
     def _drain(self) -> None:
         """Read what the pipe holds now; complete lines go to the queue."""

@@ -90,11 +90,24 @@ def new_game(game: str, view: Any, seed: int | None) -> dict[str, Any]:
             "seat": SEATS[game][seat_index(game, view)], "seed": seed}
 
 
-def move_request(game: str, view: Any, history: list[str], legal: list[int], time_ms: int | None) -> dict[str, Any]:
-    """Choose a move: the seat's view, its visible history, the legal moves and the time it may take."""
+def move_request(game: str, view: Any, history: list[str], legal: list[int], time_ms: int | None, *,
+                 request: int | None = None, moves: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    """Choose a move: the seat's view, its visible history (prose, and ``moves`` in notation), the legal
+    moves, the time it may take, and ``request``, the number the answer echoes."""
     names = notation_table(game)
-    return {"type": "move", "view": view.to_dict(), "history": list(history),
-            "legal": [{"id": a, "move": names[a]} for a in legal], "time_ms": time_ms}
+    msg: dict[str, Any] = {"type": "move", "request": request, "view": view.to_dict(), "history": list(history),
+                           "moves": list(moves or ()), "legal": [{"id": a, "move": names[a]} for a in legal],
+                           "time_ms": time_ms}
+    if request is None:
+        del msg["request"]
+    return msg
+
+
+def answers_request(msg: dict[str, Any], request: int | None) -> bool:
+    """Whether an engine's ``move`` answers the outstanding ``request``: it echoes that number, or it
+    carries none (engines written before request numbers). An answer echoing another number is stale."""
+    echoed = msg.get("request")
+    return echoed is None or request is None or (echoed == request and not isinstance(echoed, bool))
 
 
 def game_over(result: dict[str, Any] | None) -> dict[str, Any]:

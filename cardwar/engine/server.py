@@ -5,9 +5,13 @@ Each move request is answered from what it carries: the view is rebuilt with
 sent), the observation with the game's ``encode_observation`` (only when the
 agent reads it), the action mask from the legal ids. ``new_game`` builds a fresh
 agent from the spec with the seed it carries, exactly as ``agents.make(spec, game,
-seed=seed)`` does in process, so a served agent plays the same moves. One agent is
-built before the hello is answered, so imports and model loading happen before
-any move's clock runs. Only protocol lines go to stdout; anything else (a stray
+seed=seed)`` does in process, so a served agent plays the same moves. Before the
+hello is answered, all set-up is done (:meth:`AgentServer.warm_up`): the naval hand
+tables are built, one game is played through this server's own move path (views
+rebuilt from JSON, observations encoded, the hex game on a procedural map with
+hidden units), and the agent itself answers its first position, so no import,
+table or model load is left to a move's clock. Each answer echoes the request's
+``request`` number. Only protocol lines go to stdout; anything else (a stray
 print included) goes to stderr. The server exits 0 on ``quit`` or at the end of
 its input, 1 on a message it cannot serve.
 """
@@ -38,6 +42,7 @@ class AgentServer:
         self.config: Any = None
         self.scenario: Any = None
         self.names = protocol.notation_table(game)
+        self._warming = False
 
     def handle(self, msg: dict[str, Any]) -> dict[str, Any] | None:
         """The answer to one dealer message (None: no answer)."""
@@ -49,7 +54,7 @@ class AgentServer:
             if msg.get("game", self.game) != self.game:
                 raise ServeError(f"the dealer plays {msg.get('game')!r}; this engine was started with "
                                  f"--game {self.game}")
-            agents.make(self.spec, self.game)  # warm up (imports, a model loaded) before the first clock runs
+            self.warm_up(msg.get("rules"))  # all set-up now, before the first clock runs
             return protocol.engine_hello(f"cardwar {self.spec}", f"cardwar {__version__}")
         if kind == "new_game":
             self._new_game(msg)
@@ -58,6 +63,43 @@ class AgentServer:
         elif kind not in ("game_over", "quit"):
             print(f"cardwar engine: ignored a {kind!r} message", file=self.log)
         return None
+
+    def warm_up(self, rules: Any = None) -> None:
+        """Do now whatever a first move would otherwise do lazily (imports, tables, a model load, the
+        first forward pass): one game played to its end through :meth:`handle`, from JSON messages
+        built as the dealer builds them, the agent answering the first position and random moves the
+        rest. The hex game is played on a procedural map with hidden units. State is reset after."""
+        import json
+
+        from cardwar.envs import make_raw_env
+
+        if self.game == "naval":
+            from cardwar.envs.naval.hands import prepare_tables
+
+            prepare_tables()
+        try:
+            env = make_raw_env(self.game, "random" if self.game == "hexwar" else None,
+                               {**(rules if isinstance(rules, dict) else {}),
+                                **({"hidden_units": True} if self.game == "hexwar" else {})})
+        except (KeyError, TypeError, ValueError):  # rules this build does not know: the defaults
+            env = make_raw_env(self.game, "random" if self.game == "hexwar" else None)
+        env.reset(seed=0)
+        stand_in = agents.make("random", self.game, seed=0)
+        mover = lambda: env.possible_agents.index(env.agent_selection)  # noqa: E731
+        self.handle(json.loads(protocol.encode(protocol.new_game(self.game, env.state.information_view(mover()), 0))))
+        self._warming, moves = True, 0  # new_game made the agent (imports, a model loaded): it answers first
+        try:
+            while not env.state.is_terminal():
+                view = env.state.information_view(mover())
+                request = protocol.move_request(self.game, view, [], list(env.state.legal_actions()), None,
+                                                request=moves)
+                reply = self.handle(json.loads(protocol.encode(request)))
+                assert reply is not None and reply["request"] == moves
+                env.step(protocol.parse_move(self.game, reply["move"]))
+                self.agent, moves = stand_in, moves + 1
+        finally:
+            self._warming = False
+        self.agent = self.config = self.scenario = None
 
     def _new_game(self, msg: dict[str, Any]) -> None:
         if self.game == "naval":
@@ -94,8 +136,14 @@ class AgentServer:
             encode = lambda: encode_hex(view, view.map)  # noqa: E731
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         mask[legal] = 1
-        action = int(self.agent.act(_Observation(encode, action_mask=mask), view))
-        return {"type": "move", "move": self.names[action]}
+        obs = _Observation(encode, action_mask=mask)
+        if self._warming:
+            obs["observation"]  # encoded in the warm-up, whether the agent reads it or not
+        action = int(self.agent.act(obs, view))
+        answer: dict[str, Any] = {"type": "move", "move": self.names[action]}
+        if "request" in msg:
+            answer["request"] = msg["request"]
+        return answer
 
 
 class _Observation(dict):

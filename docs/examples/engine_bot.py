@@ -8,7 +8,7 @@ and imports nothing from cardwar, so it is a template for a bot in any language:
         --entrant bot='engine:python docs/examples/engine_bot.py' --pairs 20
 
 Everything it needs comes in the messages: its seat's view, the moves it has seen
-and the legal moves, each with its notation. Logs go to stderr, never stdout.
+(``moves``, in notation) and the legal moves, each with its notation. Logs go to stderr, never stdout.
 """
 
 import json
@@ -43,8 +43,8 @@ def main() -> int:
         elif kind == "new_game":
             rng = random.Random(message["seed"])  # our own seed: the same games give the same moves
             print(f"new {message['game']} game as {message['seat']}", file=sys.stderr)
-        elif kind == "move":
-            send({"type": "move", "move": choose(message, rng)})
+        elif kind == "move":  # echo the request's number: the dealer then knows this answers it
+            send({"type": "move", "move": choose(message, rng), "request": message.get("request")})
         elif kind == "game_over":
             print(f"game over: {message['result'].get('winner')} won", file=sys.stderr)
         elif kind == "quit":

@@ -22,8 +22,18 @@ EXAMPLE_BOT = REPO / "docs" / "examples" / "engine_bot.py"
 PYTHON = shlex.quote(sys.executable)
 
 MISBEHAVING = textwrap.dedent('''
-    import json, subprocess, sys, time
-    mode, moves = sys.argv[1], 0
+    import json, os, subprocess, sys, time
+    mode, moves, games, last = sys.argv[1], 0, 0, None
+    pidfile = sys.argv[2] if len(sys.argv) > 2 else None
+
+    def note(word):
+        if pidfile:
+            with open(pidfile, "a") as f:
+                f.write(f"{word} {os.getpid()}\\n")
+
+    note("start")
+    if mode == "nohello":
+        time.sleep(300)
     for line in sys.stdin:
         msg = json.loads(line)
         if msg["type"] == "hello":
@@ -31,17 +41,25 @@ MISBEHAVING = textwrap.dedent('''
                   flush=True)
             if mode == "hang":
                 subprocess.Popen(["sleep", "300"])  # a child in the engine's process group
+        elif msg["type"] == "new_game":
+            games += 1
         elif msg["type"] == "move":
             moves += 1
             legal = msg["legal"]
+            answer = {"type": "move", "move": legal[0]["move"]}
+            if mode in ("echo", "double", "hang_game2", "noisy"):
+                answer["request"] = msg["request"]
             if mode == "crash" and moves == 3:
                 sys.exit(3)
             if mode == "slow":
                 time.sleep(1.5)
             if mode == "late":
                 time.sleep(0.3)
-            if mode == "hang":
+            if mode == "hang" or (mode == "hang_game2" and games == 2):
                 time.sleep(300)
+            if mode == "noisy":
+                sys.stderr.write("x" * 20000 + "\\n")
+                sys.stderr.flush()
             if mode == "illegal":
                 print(json.dumps({"type": "move", "move": "fire all torpedoes"}), flush=True)
             elif mode == "garbage":
@@ -52,10 +70,22 @@ MISBEHAVING = textwrap.dedent('''
                 print(json.dumps({"type": "info", "depth": 3}), flush=True)
                 print(json.dumps({"type": "log", "text": "thinking"}), "", sep="\\n", flush=True)
                 print(json.dumps({"type": "move", "id": legal[-1]["id"]}), flush=True)
+            elif mode == "double":  # the last answer again, late (stale), then this one
+                if last is not None:
+                    print(json.dumps(last), flush=True)
+                    time.sleep(0.002)
+                print(json.dumps(answer), flush=True)
+                last = {**answer, "move": "pass"}
+            elif mode == "twice":  # two answers at once, no request numbers: the second answers nothing
+                print(json.dumps(answer) + "\\n" + json.dumps({"type": "move", "move": legal[-1]["move"]}),
+                      flush=True)
             else:
-                print(json.dumps({"type": "move", "move": legal[0]["move"]}), flush=True)
+                print(json.dumps(answer), flush=True)
         elif msg["type"] == "quit":
+            note("quit")
             break
+    else:
+        note("eof")
 ''')
 
 
@@ -97,6 +127,46 @@ def assert_gone(pid: int) -> None:
     assert group_members(pid) == [], f"processes of group {pid} are still there"
 
 
+def misbehaving_spec(script: pathlib.Path, mode: str, pidfile: pathlib.Path | None = None) -> str:
+    """``engine:`` spec of the misbehaving script in ``mode`` (noting its starts and ends in ``pidfile``)."""
+    return f"engine:{PYTHON} {shlex.quote(str(script))} {mode}" + (f" {shlex.quote(str(pidfile))}" if pidfile else "")
+
+
+def notes(pidfile: pathlib.Path) -> list[tuple[str, int]]:
+    """``(word, pid)`` lines the misbehaving script wrote: ``start``, ``quit`` or ``eof``."""
+    if not pidfile.exists():
+        return []
+    return [(w, int(p)) for w, p in (line.split() for line in pidfile.read_text().splitlines())]
+
+
+def kill_groups(pids) -> None:
+    """SIGKILL each process group (a test's engines, whatever happened to the test)."""
+    for pid in pids:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+@pytest.fixture(autouse=True)
+def no_kept_engines() -> Iterator[None]:
+    """Every engine kept between games (cardwar.arena.players) is closed when a test ends."""
+    from cardwar.arena.players import close_engines
+
+    try:
+        yield
+    finally:
+        close_engines()
+
+
+@pytest.fixture
+def misbehaving(tmp_path: pathlib.Path) -> pathlib.Path:
+    """The misbehaving engine script, written to a file."""
+    script = tmp_path / "misbehaving.py"
+    script.write_text(MISBEHAVING)
+    return script
+
+
 @pytest.fixture
 def engines(tmp_path: pathlib.Path) -> Iterator[Callable[..., EngineAgent]]:
     """``engines(spec_or_mode, game, seed=None, **options)``: an engine player (a misbehaving mode names the
@@ -108,7 +178,7 @@ def engines(tmp_path: pathlib.Path) -> Iterator[Callable[..., EngineAgent]]:
 
     def make(spec: str, game: str, seed: int | None = None, **options: object) -> EngineAgent:
         if not spec.startswith("engine:"):
-            spec = f"engine:{PYTHON} {shlex.quote(str(script))} {spec}"
+            spec = misbehaving_spec(script, spec)
         player = make_player(spec, game, seed, **options)
         made.append(player)
         if player.pid is not None:

@@ -37,9 +37,52 @@ def test_a_misbehaving_engine_forfeits_with_its_reason_and_no_process_is_left(en
     out = forfeit_of(player, clock=clock)
     assert out.forfeit is not None and (out.forfeit.seat, out.forfeit.reason) == (0, reason), out.forfeit
     assert words in out.forfeit.detail and out.returns == [-1.0, 1.0]
+    assert out.forfeit.detail.startswith("engine '") and "misbehaving.py" in out.forfeit.detail  # names it
     assert time.monotonic() - start < 5  # a hang is cut at its limit, not waited out
+    if reason == "illegal":  # it answers, if wrongly: kept for the next game, ended by close
+        assert player.pid == pid and player.alive
+        player.close()
     assert_gone(pid)  # the hang engine's child `sleep` went with its process group
     assert not list(replay_states(out.record))[-1].is_terminal()
+
+
+def test_forfeit_details_name_the_engine_by_its_label_or_command(engines):
+    slow = forfeit_of(engines("slow", "naval", 1, label="slowbot"), clock=Clock(move_seconds=0.1))
+    assert slow.forfeit.detail == "engine 'slowbot' (slow): no move within 100 ms (+50 ms grace)"
+    mute = engines("nohello", "naval", 1, start_timeout_s=0.3)
+    out = forfeit_of(mute)
+    assert out.forfeit.reason == "error" and out.forfeit.detail.startswith("engine '")
+    assert out.forfeit.detail.endswith("misbehaving.py nohello': no hello within 0.3 s of starting")
+
+
+def test_a_stale_answer_is_dropped_not_taken_as_the_next_move(engines):
+    """An engine that answers twice: the late copy echoes an earlier request's number and is dropped."""
+    honest = forfeit_of(engines("echo", "naval", 1))
+    player = engines("double", "naval", 1, transcript=None)
+    double = forfeit_of(player)
+    assert double.forfeit is None and double.moves == honest.moves
+    assert player.stale >= len(double.moves) // 3  # most of its requests had a stale line before the answer
+
+
+def test_two_answers_at_once_without_request_numbers_the_second_is_dropped(engines):
+    honest = forfeit_of(engines("normal", "naval", 1))
+    twice = forfeit_of(engines("twice", "naval", 1))
+    assert twice.forfeit is None and twice.moves == honest.moves
+
+
+def test_stderr_goes_to_a_file_rotated_at_its_cap(engines, tmp_path):
+    log = tmp_path / "bot.stderr"
+    player = engines("noisy", "naval", 1, stderr=log, stderr_cap=64 * 1024)  # 20 kB a move
+    assert forfeit_of(player).forfeit is None
+    player.close()
+    rotated = tmp_path / "bot.stderr.1"
+    assert rotated.exists() and log.stat().st_size <= 64 * 1024 and rotated.stat().st_size <= 64 * 1024
+    assert "x" * 1000 in log.read_text()
+    crash_log = tmp_path / "crash.stderr"
+    crash = engines("crash", "naval", 1, stderr=crash_log)
+    assert forfeit_of(crash).forfeit.reason == "error"
+    lines = crash_log.read_text().splitlines()  # the dealer's notes: when it started, why it was ended
+    assert lines[0].startswith("[cardwar] started ") and lines[-1].startswith("[cardwar] killed: error: ")
 
 
 def test_an_answer_inside_the_grace_is_still_a_timeout_but_the_engine_is_kept(engines):

@@ -231,7 +231,9 @@ def _outcome_cdf_series(a: float, b: float, mu: float, sigma2: float, t: float, 
 
 def _outcome_cdf_siegmund(a: float, b: float, mu: float, sigma2: float, t: float, y: float) -> float:
     """Siegmund's approximation for :func:`brownian_outcome_cdf`, with the normal tail's asymptotics."""
-    from scipy.stats import norm
+
+    def phi(x: float) -> float:  # the standard normal cdf
+        return 0.5 * math.erfc(-x / math.sqrt(2.0))
 
     denom = math.sqrt(t * sigma2)
     offset, gamma = mu * t, mu / sigma2
@@ -242,9 +244,9 @@ def _outcome_cdf_siegmund(a: float, b: float, mu: float, sigma2: float, t: float
     def image(zk: float, k: float) -> float:
         if gamma * k >= 5:
             return -math.exp(-(zk**2) / 2 + 2 * gamma * k) / math.sqrt(2 * math.pi) * (1 / zk - 1 / zk**3)
-        return math.exp(2 * gamma * k) * float(norm.cdf(zk))
+        return math.exp(2 * gamma * k) * phi(zk)
 
-    return float(norm.cdf(z)) + image(za, a) - image(zb, b)
+    return phi(z) + image(za, a) - image(zb, b)
 
 
 class SequentialOutcome:

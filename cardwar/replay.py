@@ -87,7 +87,11 @@ def _play_json(text: str) -> dict | None:
 
 
 def open_store(path: str | os.PathLike) -> Any:
-    """The tournament store at ``path``, which must already be a cardwar database (nothing is created)."""
+    """The tournament store at ``path``, read-only: it must already be a cardwar database, and nothing is written.
+
+    Read-only media are fine (``mode=ro``, or ``immutable=1`` where SQLite cannot make its
+    shared-memory file); a database of an older layout is read through a migrated copy in memory.
+    """
     from cardwar.tournament.store import Store
 
     p = Path(path)
@@ -95,19 +99,10 @@ def open_store(path: str | os.PathLike) -> Any:
         raise ReplayError(f"--db {path}: no such file")
     if p.is_dir():
         raise ReplayError(f"--db {path} is a folder, not a tournament database")
-    try:  # read-only look first, so a file of something else is neither changed nor given our tables
-        con = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            columns = {r[1] for r in con.execute("PRAGMA table_info(games)")} if "games" in tables else set()
-        finally:
-            con.close()
-    except sqlite3.Error as err:
-        raise ReplayError(f"--db {path}: not a cardwar tournament database ({err})") from None
-    if not {"games", "tournaments"} <= tables or not {"id", "record", "tournament"} <= columns:
-        raise ReplayError(f"--db {path}: not a cardwar tournament database (no cardwar games table)")
     try:
-        return Store(p)
+        return Store(p, readonly=True)
+    except ValueError as err:
+        raise ReplayError(f"--db {err}") from None
     except sqlite3.Error as err:
         raise ReplayError(f"--db {path}: cannot open: {err}") from None
 

@@ -29,8 +29,13 @@ def add_parser(sub: Any, number: Any) -> None:
     t.add_argument("--out", help="report folder (default tournaments/NAME/)")
     t.add_argument("--workers", type=number(int, 1, "--workers"), default=1, help="parallel games (default 1)")
     t.add_argument("--backend", choices=["local", "ray"], default="local", help="local processes or Ray tasks")
-    t.add_argument("--ray-address", help="a Ray cluster (default: a local Ray started on the spot)")
-    t.add_argument("--allow-changed", action="store_true", help="go on although the config changed")
+    t.add_argument("--ray-address", help="with --backend ray: a Ray cluster, HOST:PORT (default: a local Ray "
+                                         "started on the spot); one that does not answer in 30 s is an error")
+    t.add_argument("--allow-changed", action="store_true",
+                   help="go on although the config changed (an entrant with a new spec enters as a new entrant)")
+    t.add_argument("--reproducible-seeds", action="store_true",
+                   help="research only: deal from the plain pair seeds, no secret (any engine can then rebuild "
+                        "the hidden game from its seed); fixed when the tournament is created")
     t.add_argument("--report-only", action="store_true", help="rebuild the reports from the database, play nothing")
     t.add_argument("--rounds", type=number(int, 10, "--rounds"), default=1000, help="bootstrap resamples (1000)")
     t.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -45,8 +50,34 @@ def _entrants(items: list[str] | None) -> dict[str, str] | None:
         name, eq, spec = item.partition("=")
         if not eq or not name.strip() or not spec.strip():
             raise ValueError(f"--entrant takes NAME=SPEC, got {item!r}")
+        if name.strip() in out:
+            raise ValueError(f"--entrant {name.strip()!r} is given twice ({out[name.strip()]} and {spec.strip()}); "
+                             "give each entrant its own name")
         out[name.strip()] = spec.strip()
     return out
+
+
+def _check_out(out: Path) -> None:
+    """The report folder can be made and written (one line otherwise); checked before the first game.
+
+    Nothing is left behind: the probe file is written in ``out`` if it exists, else in the
+    nearest folder above it that does (where ``out`` will be made).
+    """
+    import tempfile
+
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out {out} is a file; give a folder for the reports")
+    probe_in = out.absolute()
+    while not probe_in.exists():
+        probe_in = probe_in.parent
+    if not probe_in.is_dir():
+        raise ValueError(f"--out {out}: {probe_in} is a file, so the folder cannot be made")
+    try:
+        with tempfile.NamedTemporaryFile(dir=probe_in, prefix=".cardwar-probe-"):
+            pass
+    except OSError as err:
+        raise ValueError(f"--out {out}: cannot write the reports there ({err.strerror or err} in {probe_in}); "
+                         "give a writable folder with --out") from None
 
 
 def resolve_config(args: argparse.Namespace) -> TournamentConfig:
@@ -74,25 +105,38 @@ def run_command(args: argparse.Namespace) -> int:
     from cardwar.tournament.report import build_report, to_markdown, write_reports
     from cardwar.tournament.store import Store
 
+    from cardwar.tournament.runner import current_rows
+
     if args.config is None and args.game is None:
         raise ValueError("give a tournament config (configs/tournaments/*.yaml) or --game with --entrant flags")
+    if args.ray_address is not None and args.backend != "ray":
+        raise ValueError("--ray-address names a Ray cluster for --backend ray; add --backend ray or leave it out")
+    if args.report_only and args.reproducible_seeds:
+        raise ValueError("--reproducible-seeds sets how a new tournament deals; --report-only plays nothing")
     config = resolve_config(args)
     db = Path(args.db or f"tournaments/{config.name}.sqlite")
     out = Path(args.out or f"tournaments/{config.name}")
     if db.is_dir():
         raise ValueError(f"--db {db} is a folder; give a file name")
-    with Store(db) as store:
+    if args.report_only and not db.exists():
+        raise ValueError(f"{db} holds no tournament {config.name!r} (there is no such file)")
+    with Store(db, readonly=args.report_only) as store:
+        _check_out(out)  # before the first game, not after the last
         if args.report_only:
             if store.config(config.name) is None:
                 raise ValueError(f"{db} holds no tournament {config.name!r}"
                                  + (f"; it holds: {', '.join(store.tournaments())}" if store.tournaments() else ""))
         else:
             _play(args, config, store, db)
-        rows = store.games(config.name)
+        rows = current_rows(config, store)
     if not rows:
         raise ValueError(f"tournament {config.name!r} has no finished games yet")
     report = build_report(config, rows, rounds=args.rounds)
-    paths = write_reports(report, out)
+    try:
+        paths = write_reports(report, out)
+    except OSError as err:
+        raise ValueError(f"--out {out}: cannot write the reports ({err.strerror or err}); the games are stored in "
+                         f"{db}: rebuild the reports with --report-only --out FOLDER") from None
     print(to_markdown(report))
     print(f"reports: {', '.join(str(p) for p in paths)}")
     return 0
@@ -101,25 +145,33 @@ def run_command(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace, config: TournamentConfig, store: Any, db: Path) -> None:
     from tqdm import tqdm
 
-    from cardwar.tournament.runner import run_tournament
+    from cardwar.tournament.runner import pairs_done, run_tournament
     from cardwar.tournament.schedule import schedule
 
     total = len(schedule(config))
-    bar = tqdm(total=total, unit="pair", desc=config.name, disable=args.quiet, initial=0)
+    bars: list[Any] = []  # made at the first stored pair, so a refusal before any game is one line
 
     def on_pair(done: int, _total: int) -> None:
-        bar.n = done
-        bar.refresh()
+        if not bars:
+            bars.append(tqdm(total=total, unit="pair", desc=config.name, disable=args.quiet, initial=done))
+        bars[0].n = done
+        bars[0].refresh()
+
+    def close_bar() -> None:
+        if bars:
+            bars.pop().close()
 
     try:
         summary = run_tournament(config, store, workers=args.workers, backend=args.backend,
-                                 ray_address=args.ray_address, allow_changed=args.allow_changed, on_pair=on_pair)
+                                 ray_address=args.ray_address, allow_changed=args.allow_changed, on_pair=on_pair,
+                                 reproducible_seeds=args.reproducible_seeds)
     except KeyboardInterrupt:
-        bar.close()
-        stored = len(store.done_pairs(config.name))
+        close_bar()
+        stored, _ = pairs_done(config, store)
         print(f"interrupted: {stored} of {total} pairs are stored in {db}; run the same command to go on",
               file=sys.stderr)
         raise SystemExit(130) from None
-    bar.close()
+    finally:
+        close_bar()
     print(f"{summary.played} pairs played now, {summary.already} already stored, {summary.seconds:.1f} s"
           + (f"; SPRT stopped {len(summary.sprt)} pairing(s)" if summary.sprt else ""), file=sys.stderr)

@@ -74,9 +74,44 @@ class TournamentConfig:
         """(a, b) entrant pairs, in schedule order: all pairs for a round robin, the gauntlet's against the field."""
         names = list(self.entrants)
         if self.format == "gauntlet":
-            hero = self.gauntlet or names[0]
+            hero = self.gauntlet or names[0]  # configs from config_from_dict always name it
             return [(hero, other) for other in names if other != hero]
         return [(names[i], names[j]) for i in range(len(names)) for j in range(i + 1, len(names))]
+
+
+def describe_changes(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]]:
+    """What differs between two configs (as ``to_dict`` gives them): ``(kind, one-line text)`` pairs.
+
+    ``kind`` is ``spec`` (an entrant kept its name but not its spec), ``added``, ``removed``
+    or ``key`` (any other key). The order of the entrants is no change: a game is known by
+    who played it, never by where the schedule put it.
+    """
+    def show(v: Any) -> str:
+        return v if isinstance(v, str) else json.dumps(v, sort_keys=True)
+
+    out: list[tuple[str, str]] = []
+    before, after = old.get("entrants") or {}, new.get("entrants") or {}
+    for name, spec in after.items():
+        if name not in before:
+            out.append(("added", f"entrant {name!r} added ({spec})"))
+        elif before[name] != spec:
+            out.append(("spec", f"entrant {name!r} changed its spec: {before[name]} -> {spec}"))
+    out += [("removed", f"entrant {name!r} removed") for name in before if name not in after]
+    for key in sorted(set(old) | set(new)):
+        if key not in ("entrants", "name") and old.get(key) != new.get(key):
+            out.append(("key", f"{key}: {show(old.get(key))} -> {show(new.get(key))}"))
+    return out
+
+
+def check_name(name: str, where: str = "name") -> str:
+    """A tournament name that is a plain file name: it names ``tournaments/NAME.sqlite`` and ``tournaments/NAME/``."""
+    bad = next((c for c in name if c in "/\\" or ord(c) < 32), None)
+    if bad is not None or name in (".", "..") or name.startswith(".") or len(name) > 100:
+        why = (f"it holds {bad!r}" if bad is not None else "it starts with a dot" if name.startswith(".")
+               else "it is over 100 characters")
+        _fail(where, f"a tournament name names its database and report folder, so it must be a plain file name; "
+                     f"{name!r} is not ({why})")
+    return name
 
 
 def _fail(where: str, msg: str) -> None:
@@ -113,6 +148,7 @@ def config_from_dict(data: Any, where: str = "") -> TournamentConfig:
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         _fail(f"{where}name", "give the tournament a name (it keys its games in the database)")
+    check_name(name.strip(), f"{where}name")
     entrants = data.get("entrants")
     if isinstance(entrants, list):  # a list of specs: each its own display name
         entrants = {str(s): str(s) for s in entrants}
@@ -131,6 +167,9 @@ def config_from_dict(data: Any, where: str = "") -> TournamentConfig:
     gauntlet = data.get("gauntlet")
     if gauntlet is not None and gauntlet not in entrants:
         _fail(f"{where}gauntlet", f"{gauntlet!r} is not an entrant; entrants: {', '.join(entrants)}")
+    if fmt == "gauntlet" and gauntlet is None:  # never "the first entrant": the order of entrants means nothing
+        _fail(f"{where}gauntlet", f"format gauntlet plays one entrant against the field; name it with gauntlet: "
+                                  f"NAME (--gauntlet NAME), one of {', '.join(entrants)}")
     scenarios = data.get("scenarios") or []
     if isinstance(scenarios, str):
         scenarios = [scenarios]
@@ -164,13 +203,31 @@ def config_from_dict(data: Any, where: str = "") -> TournamentConfig:
         game_ms=_int(time_, "game_ms", None, 1, f"{where}time.", nullable=True), sprt=sprt)
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader, but a key given twice in one mapping (an entrant named twice) is an error."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: set = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            try:
+                dup = key in seen
+            except TypeError:
+                continue
+            if dup:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"{key!r} is given twice in one mapping (a duplicate entrant name?)", key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TournamentConfig:
     """Read and check a YAML config; ``overrides`` (from command-line flags) replace its keys."""
     p = Path(path)
     if not p.is_file():
         raise TournamentConfigError(f"{path}: no such tournament config" + (" (it is a folder)" if p.is_dir() else ""))
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        data = yaml.load(p.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader
     except (yaml.YAMLError, UnicodeDecodeError) as err:
         mark = getattr(err, "problem_mark", None)
         at = f" at line {mark.line + 1} column {mark.column + 1}" if mark else ""

@@ -6,16 +6,25 @@ Backends, same rows for the same seeds (timings aside):
   they die with this process and report a failure in one line), or this process alone;
 - ``ray``: Ray tasks on a cluster (``ray_address``) or on a local Ray started on the spot.
 
-Pairs already in the store are skipped, so running the same command again after a
-kill resumes the tournament; a gauntlet with ``sprt`` stops a pairing once its
-pentanomial SPRT crosses a bound (checked after each round of pairs).
+Pairs whose games are already in the store (matched by content: :func:`cardwar.tournament.store.game_key`)
+are skipped, so running the same command again after a kill resumes the tournament, and
+reordering, adding or removing entrants plays only the pairs that are new. One process
+plays a tournament at a time (:meth:`Store.running`). A gauntlet with ``sprt`` stops a
+pairing once its pentanomial SPRT crosses a bound (checked on the stored pairs before the
+first round and after each round).
 """
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from cardwar.tournament.config import TournamentConfig
 from cardwar.tournament.game_result import GameResult
@@ -37,10 +46,47 @@ class RunSummary:
     seconds: float = 0.0
 
 
+RAY_CONNECT_S = 30.0  # a --ray-address that does not answer within this is refused in one line
+
+
+def pairing_name(a: str, b: str) -> str:
+    """The statistics' name of the pairing of ``a`` and ``b``: either order, and unambiguous whatever the names hold.
+
+    (JSON of the two names sorted: ``["a-b", "c"]`` and ``["a", "b-c"]`` stay apart, as ``a-b-c`` would not.)
+    """
+    return json.dumps(sorted([a, b]), ensure_ascii=False)
+
+
 def results_of(rows: Iterable[GameRow]) -> list[GameResult]:
     """Store rows as the statistics' input."""
-    return [GameResult(f"{min(r.first, r.second)}-{max(r.first, r.second)}", r.pair, r.first, r.second,
-                       r.score_first) for r in rows]
+    return [GameResult(pairing_name(r.first, r.second), r.pair, r.first, r.second, r.score_first) for r in rows]
+
+
+def current_rows(config: TournamentConfig, store: Store) -> list[GameRow]:
+    """The stored games of ``config`` as it is now, each given its place in the current schedule.
+
+    A stored game counts when its key (who sat where with which spec, seed, scenario, rules,
+    clock) is one the current schedule plays; games of removed entrants, of an entrant's old
+    spec, or under an old clock stay in the database but not in the result. Each key is
+    stored at most once, so a pair never holds more than its two games.
+    """
+    place: dict[str, tuple[int, int, int]] = {}
+    for job in schedule(config):
+        for g, key in enumerate(job.keys()):
+            place[key] = (job.pairing, job.pair, g)
+    rows = []
+    for r in store.games(config.name):
+        if r.key in place:
+            p, k, g = place[r.key]
+            rows.append(replace(r, pairing=p, pair=k, game_in_pair=g))
+    return sorted(rows, key=lambda r: (r.pairing, r.pair, r.game_in_pair))
+
+
+def pairs_done(config: TournamentConfig, store: Store) -> tuple[int, int]:
+    """(pairs of the current schedule stored whole, pairs in the schedule)."""
+    keys = store.keys(config.name)
+    jobs = schedule(config)
+    return sum(all(k in keys for k in j.keys()) for j in jobs), len(jobs)
 
 
 def sprt_decision(config: TournamentConfig, rows: list[GameRow], a: str, b: str):
@@ -65,11 +111,67 @@ def _local(jobs: list[PairJob], workers: int) -> Iterator[list[GameRow]]:
             yield rows
 
 
-def _ray(jobs: list[PairJob], workers: int, address: str | None) -> Iterator[list[GameRow]]:
+def _host_port(address: str) -> tuple[str, int] | None:
+    rest = address.split("://", 1)[1] if "://" in address else address
+    host, colon, port = rest.rpartition(":")
+    if not colon or not port.isdigit():
+        return None
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def _die_with_parent() -> None:  # runs in the probe's child before exec
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+
+_PROBE = ("import sys, ray\n"
+          "ray.init(address=sys.argv[1], include_dashboard=False, log_to_driver=False, configure_logging=False)\n"
+          "ray.shutdown()\n")
+
+
+def check_ray_address(address: str, timeout: float = RAY_CONNECT_S) -> None:
+    """Fail in one line, within about ``timeout`` seconds, unless a Ray cluster answers at ``address``.
+
+    ``ray.init`` retries a wrong address for many minutes and cannot be interrupted, so the
+    connection is tried first in a child process that is killed at the deadline (after a
+    quick look at the TCP port, which tells a refused or unreachable address at once).
+    """
+    start = time.monotonic()
+    hp = _host_port(address)
+    if hp is not None:
+        try:
+            with socket.create_connection(hp, timeout=min(5.0, timeout)):
+                pass
+        except OSError as err:
+            raise ValueError(f"--ray-address {address}: nothing answers at {hp[0]}:{hp[1]} "
+                             f"({getattr(err, 'strerror', None) or err or 'timed out'}); is the Ray head running?") from None
+    left = max(1.0, timeout - (time.monotonic() - start))
+    proc = subprocess.Popen([sys.executable, "-c", _PROBE, address], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=_die_with_parent)  # noqa: PLW1509 - sets only the death signal
     try:
-        import ray
-    except ImportError:
-        raise ValueError("--backend ray needs Ray: pip install 'cardwar[ray]'") from None
+        _, err = proc.communicate(timeout=left)
+    except subprocess.TimeoutExpired:
+        raise ValueError(f"--ray-address {address}: no Ray cluster answered within {timeout:.0f} s") from None
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        proc.wait()
+    if proc.returncode != 0:
+        lines = [x.strip() for x in (err or "").splitlines() if x.strip()]
+        why = next((x for x in reversed(lines) if "Error" in x or "error" in x), lines[-1] if lines else "")
+        raise ValueError(f"--ray-address {address}: cannot connect to Ray ({why[:300] or f'exit {proc.returncode}'})")
+
+
+def _ray(jobs: list[PairJob], workers: int, address: str | None) -> Iterator[list[GameRow]]:
+    import ray
     started = not ray.is_initialized()
     if started:
         ray.init(address=address, num_cpus=None if address else workers, include_dashboard=False,
@@ -88,39 +190,62 @@ def _ray(jobs: list[PairJob], workers: int, address: str | None) -> Iterator[lis
 
 def run_tournament(config: TournamentConfig, store: Store, workers: int = 1, backend: str = "local",
                    ray_address: str | None = None, allow_changed: bool = False,
-                   on_pair: Callable[[int, int], None] | None = None) -> RunSummary:
-    """Play every pair not yet stored; ``on_pair(done, total)`` after each stored pair."""
+                   on_pair: Callable[[int, int], None] | None = None,
+                   reproducible_seeds: bool = False) -> RunSummary:
+    """Play every pair whose games are not yet stored; ``on_pair(done, total)`` after each stored pair.
+
+    A new tournament draws its dealer's secret (kept in the store; ``reproducible_seeds``: none,
+    the research seeds); a resumed one deals from the secret it keeps. A second process on
+    the same tournament is refused (:class:`~cardwar.tournament.store.TournamentBusy`).
+    """
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise ValueError("--backend ray needs Ray: pip install 'cardwar[ray]'") from None
+        if ray_address is not None and not ray.is_initialized():
+            check_ray_address(ray_address)
+    elif ray_address is not None:
+        raise ValueError("--ray-address names a Ray cluster for --backend ray; add --backend ray or leave it out")
     start = time.perf_counter()
-    store.open_tournament(config.name, config.to_dict(), config.digest(), allow_changed=allow_changed)
-    jobs = schedule(config)
-    done = store.done_pairs(config.name)
-    summary = RunSummary(already=sum((j.pairing, j.pair) in done for j in jobs))
-    todo = [j for j in jobs if (j.pairing, j.pair) not in done]
-    total = len(jobs)
-    rounds = _rounds(todo) if config.sprt is not None else [todo]
-    pairings = config.pairings()
-    for batch in rounds:
-        batch = [j for j in batch if j.pairing not in summary.sprt]
-        if not batch:
-            continue
-        feed = _ray(batch, workers, ray_address) if backend == "ray" else _local(batch, workers)
-        for rows in feed:
-            store.add_pair(config.name, rows)
-            summary.played += 1
-            if on_pair is not None:
-                on_pair(summary.already + summary.played, total)
-        if config.sprt is not None:
-            stored = store.games(config.name)
+    with store.running(config.name):
+        store.open_tournament(config.name, config.to_dict(), config.digest(), allow_changed=allow_changed,
+                              reproducible=reproducible_seeds)
+        jobs = schedule(config, store.secret(config.name))
+        done = store.keys(config.name)
+        finished = [all(k in done for k in j.keys()) for j in jobs]
+        summary = RunSummary(already=sum(finished))
+        todo = [j for j, f in zip(jobs, finished) if not f]
+        total = len(jobs)
+        pairings = config.pairings()
+
+        def check_sprt() -> None:
+            stored = current_rows(config, store)
             for p, (a, b) in enumerate(pairings):
-                if p in summary.sprt:
-                    continue
-                res = sprt_decision(config, [r for r in stored if r.pairing == p], a, b)
-                if res is not None and res.decision is not None:
-                    summary.sprt[p] = res.decision
-    stored = store.done_pairs(config.name)
-    summary.skipped_by_sprt = sum(1 for j in todo if j.pairing in summary.sprt and (j.pairing, j.pair) not in stored)
+                if p not in summary.sprt:
+                    res = sprt_decision(config, [r for r in stored if r.pairing == p], a, b)
+                    if res is not None and res.decision is not None:
+                        summary.sprt[p] = res.decision
+
+        if config.sprt is not None and summary.already:
+            check_sprt()
+        for batch in _rounds(todo) if config.sprt is not None else [todo]:
+            batch = [j for j in batch if j.pairing not in summary.sprt]
+            if not batch:
+                continue
+            feed = _ray(batch, workers, ray_address) if backend == "ray" else _local(batch, workers)
+            for rows in feed:
+                store.add_pair(config.name, rows)
+                summary.played += 1
+                if on_pair is not None:
+                    on_pair(summary.already + summary.played, total)
+            if config.sprt is not None:
+                check_sprt()
+        stored = store.keys(config.name)
+        summary.skipped_by_sprt = sum(1 for j in todo if j.pairing in summary.sprt
+                                      and not all(k in stored for k in j.keys()))
     summary.seconds = time.perf_counter() - start
     return summary
 

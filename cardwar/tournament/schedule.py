@@ -4,6 +4,10 @@ Every pairing plays duplicate pairs, as the ACPC dealer replays the cards and
 fastchess replays an opening with colours reversed: pair ``k`` of every pairing
 is played on seed ``seed + k`` (the same deal, dice and activation cards as far as
 play allows), once with entrant A in the first seat and once with B there.
+
+A job's ``pairing`` and ``pair`` are positions in this schedule, for progress and reports
+only; the store knows a game by its content (:meth:`PairJob.keys`), so reordering the
+entrants or adding one never misfiles a stored game.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardwar.tournament.config import TournamentConfig
+from cardwar.tournament.store import conditions, game_key
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,13 @@ class PairJob:
     def seats(self) -> list[tuple[str, str, str, str]]:
         """``(first, second, first_spec, second_spec)`` of the pair's two games: A first, then B first."""
         return [(self.a, self.b, self.spec_a, self.spec_b), (self.b, self.a, self.spec_b, self.spec_a)]
+
+    def keys(self) -> tuple[str, str]:
+        """The store's keys of the pair's two games (:func:`cardwar.tournament.store.game_key`): content, not position."""
+        conds = conditions({"game": self.game, "rules": self.rules, "move_ms": self.move_ms, "game_ms": self.game_ms})
+        k0, k1 = (game_key(first, spec_first, second, spec_second, self.seed, self.scenario, conds)
+                  for first, second, spec_first, spec_second in self.seats())
+        return k0, k1
 
 
 def schedule(config: TournamentConfig, secret: str | None = None) -> list[PairJob]:

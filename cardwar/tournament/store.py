@@ -1,38 +1,63 @@
 """The result store: every finished game is a row in SQLite, written so that a killed run loses nothing.
 
-A pair's two games (same seed, seats swapped) are written in one transaction, so
-the database only ever holds whole pairs; a tournament killed with ``kill -9``
-resumes by playing the pairs that are missing, and the ``UNIQUE`` key makes a
-pair impossible to store twice. As fastchess keeps its results apart from its
-scheduler and its reporter, this module knows nothing of how games are played.
+A game's identity is its content, never its position in a schedule: the key of a game
+(:func:`game_key`) hashes the two entrants in their seats (display name and spec), the
+pair's seed, the scenario and the conditions it was played under (game, rules, clock).
+``UNIQUE (tournament, game_key)`` makes a game impossible to store twice, however the
+entrants are ordered, added or removed between runs. A pair's two games (same seed,
+seats swapped) are written in one transaction, so the database only ever holds whole
+pairs; a tournament killed with ``kill -9`` resumes by playing the pairs whose keys are
+missing.
+
+A tournament is played by one process at a time: :meth:`Store.running` takes a lock that
+the kernel drops when its process ends (``kill -9`` included) and a second run is refused
+in one line naming the first. Each tournament keeps its dealer's secret
+(:mod:`cardwar.arena.seeds`) here, so a resume deals the same games as the first run.
+
+Databases written before game keys existed are migrated when first opened for writing
+(the keys are computed for the stored rows); one opened read-only (``--report-only``,
+``cardwar replay --list``, a database on read-only media) is migrated in memory and never
+written. As fastchess keeps its results apart from its scheduler and its reporter, this
+module knows nothing of how games are played.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import socket
 import sqlite3
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cardwar.record import GameRecord
 
-SCHEMA = """
+SCHEMA_VERSION = 2  # PRAGMA user_version: 0 = before game keys and secrets
+
+TOURNAMENTS = """
 CREATE TABLE IF NOT EXISTS tournaments (
     name TEXT PRIMARY KEY,
     config TEXT NOT NULL,            -- the resolved config as JSON
     config_hash TEXT NOT NULL,
-    created REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS games (
+    created REAL NOT NULL,
+    secret TEXT,                     -- the dealer's secret (hex); NULL: reproducible (or legacy) seeds
+    seeds TEXT NOT NULL DEFAULT 'legacy'  -- keyed / reproducible / legacy (stored before secrets: dealt as reproducible)
+)"""
+
+GAMES = """
+CREATE TABLE IF NOT EXISTS {table} (
     id INTEGER PRIMARY KEY,
     tournament TEXT NOT NULL REFERENCES tournaments(name),
-    pairing INTEGER NOT NULL,        -- index into the schedule's pairings
-    pair INTEGER NOT NULL,           -- game pair within the pairing
+    game_key TEXT,                   -- the game's identity (game_key()); NULL: a duplicate kept by the migration
+    pairing INTEGER NOT NULL,        -- where the schedule had it when it was played (informative only)
+    pair INTEGER NOT NULL,
     game_in_pair INTEGER NOT NULL,   -- 0: entrant a takes the first seat, 1: seats swapped
-    seed INTEGER NOT NULL,
+    seed INTEGER NOT NULL,           -- the pair's seed (the dealer keys the deal with the secret)
     scenario TEXT,
     first TEXT NOT NULL,             -- entrant (display name) in the first seat
     second TEXT NOT NULL,
@@ -47,9 +72,38 @@ CREATE TABLE IF NOT EXISTS games (
     forfeit_detail TEXT,
     record TEXT NOT NULL,            -- the game record (cardwar.record format)
     finished REAL NOT NULL,
-    UNIQUE (tournament, pairing, pair, game_in_pair)
-);
-"""
+    UNIQUE (tournament, game_key)
+)"""
+
+RUNS = """
+CREATE TABLE IF NOT EXISTS runs (
+    tournament TEXT PRIMARY KEY,     -- who holds (or last held) the tournament's lock: for the refusal's message
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    started REAL NOT NULL
+)"""
+
+_GAME_COLUMNS = ("tournament, game_key, pairing, pair, game_in_pair, seed, scenario, first, second, first_spec, "
+                 "second_spec, score_first, returns, length, move_times, forfeit_seat, forfeit_reason, "
+                 "forfeit_detail, record, finished")
+_OURS = {"games": {"tournament", "pairing", "pair", "game_in_pair", "seed", "first", "second", "first_spec",
+                   "second_spec", "score_first", "record"},
+         "tournaments": {"name", "config", "config_hash", "created"}}
+
+
+def conditions(config: dict[str, Any]) -> dict[str, Any]:
+    """What every game of a tournament is played under, from its config as a dict: game, rules, clock."""
+    return {"game": config.get("game"), "rules": config.get("rules") or {}, "move_ms": config.get("move_ms"),
+            "game_ms": config.get("game_ms")}
+
+
+def game_key(first: str, first_spec: str, second: str, second_spec: str, seed: int, scenario: str | None,
+             conds: dict[str, Any]) -> str:
+    """A game's identity: a hash of the canonical JSON of who sits where (name and spec), seed, scenario, conditions."""
+    payload = {"first": [first, first_spec], "second": [second, second_spec], "seed": int(seed),
+               "scenario": scenario, "conditions": conds}
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 @dataclass(frozen=True)
@@ -74,6 +128,7 @@ class GameRow:
     forfeit_detail: str | None
     record: str
     id: int | None = None
+    key: str | None = None  # set by the store (game_key)
 
     def comparable(self) -> tuple:
         """Everything but the timings (which differ between runs and backends)."""
@@ -83,26 +138,192 @@ class GameRow:
                 self.score_first, tuple(self.returns), self.length, self.forfeit_seat, self.forfeit_reason,
                 json.dumps(rec, sort_keys=True))
 
+    def key_under(self, conds: dict[str, Any]) -> str:
+        return game_key(self.first, self.first_spec, self.second, self.second_spec, self.seed, self.scenario, conds)
+
 
 class ConfigChanged(ValueError):
     """The tournament exists with another config."""
 
 
-class Store:
-    """A tournament database (one file may hold several tournaments)."""
+class TournamentBusy(ValueError):
+    """Another process is playing the tournament now."""
 
-    def __init__(self, path: str | Path) -> None:
+
+def _tables(con: sqlite3.Connection) -> set[str]:
+    return {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if not r[0].startswith("sqlite_")}
+
+
+def _columns(con: sqlite3.Connection, table: str) -> set[str]:
+    return {r[1] for r in con.execute(f"PRAGMA table_info({table})")}
+
+
+def _describe(err: BaseException) -> str:
+    return str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+
+
+class Store:
+    """A tournament database (one file may hold several tournaments).
+
+    ``readonly``: open without writing anything (``mode=ro``, or ``immutable=1`` where the
+    folder cannot take SQLite's shared-memory file, e.g. read-only media); a database of
+    the old layout is then migrated in a copy in memory.
+    """
+
+    def __init__(self, path: str | Path, readonly: bool = False) -> None:
         self.path = Path(path)
-        if self.path.parent and not self.path.parent.exists():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.readonly = readonly
+        self._lock_fd: int | None = None
         try:
-            self.db = sqlite3.connect(str(self.path), timeout=30)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.executescript(SCHEMA)
+            self.db = self._open_readonly() if readonly else self._open_writable()
         except sqlite3.DatabaseError as err:
-            raise ValueError(f"{self.path}: not a cardwar tournament database ({err})") from None
+            raise ValueError(self._open_error(err)) from None
+
+    # ------------------------------------------------------------ opening
+    def _open_error(self, err: sqlite3.DatabaseError) -> str:
+        text = _describe(err)
+        if "not a database" in text or "malformed" in text:
+            return f"{self.path}: not a cardwar tournament database ({text})"
+        if "readonly" in text or "read-only" in text:
+            return (f"{self.path}: cannot write the database ({text}); --report-only and `cardwar replay --list` "
+                    "read it without writing")
+        return f"{self.path}: cannot open the database ({text})"
+
+    def _open_writable(self) -> sqlite3.Connection:
+        if self.path.is_dir():
+            raise ValueError(f"{self.path} is a folder; give a database file name")
+        if not self.path.parent.exists():
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                raise ValueError(f"{self.path}: cannot make its folder ({err.strerror or err})") from None
+        con = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+        try:
+            self._recognise(con)  # before anything is written: another program's file stays untouched
+            con.execute("PRAGMA journal_mode=WAL")
+            self._prepare(con)
+        except BaseException:
+            con.close()
+            raise
+        return con
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        if not self.path.exists():
+            raise ValueError(f"{self.path}: no such file")
+        if self.path.is_dir():
+            raise ValueError(f"{self.path} is a folder, not a tournament database")
+        uri = self.path.resolve().as_uri()
+        try:
+            con = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=30, isolation_level=None)
+            try:
+                con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            except sqlite3.OperationalError:
+                con.close()
+                raise
+        except sqlite3.OperationalError as err:
+            # A WAL database reads with mode=ro only where SQLite can make its -shm file; on read-only
+            # media it reads as immutable, which is exact when no write-ahead log is left over.
+            wal = Path(f"{self.path}-wal")
+            if wal.exists() and wal.stat().st_size > 0:
+                raise ValueError(f"{self.path}: cannot read it read-only ({_describe(err)}), and its write-ahead log "
+                                 f"{wal.name} holds writes not yet in the database; copy both files to a writable "
+                                 "folder and read the copy") from None
+            con = sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
+        try:
+            tables = self._recognise(con)
+            if tables and con.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+                mem = sqlite3.connect(":memory:", isolation_level=None)
+                con.backup(mem)
+                con.close()
+                con = mem
+                self._migrate(con)
+            elif not tables:  # an empty file: no tournaments, read as an empty database
+                con.close()
+                con = sqlite3.connect(":memory:", isolation_level=None)
+                self._prepare(con)
+        except BaseException:
+            con.close()
+            raise
+        return con
+
+    def _recognise(self, con: sqlite3.Connection) -> set[str]:
+        """Our tables, or a one-line refusal for another program's database (nothing is written)."""
+        tables = _tables(con)
+        if not tables:
+            return tables
+        missing = [t for t, cols in _OURS.items() if t not in tables or not cols <= _columns(con, t)]
+        if missing:
+            raise ValueError(f"{self.path}: not a cardwar tournament database (it holds the tables "
+                             f"{', '.join(sorted(tables))}, not cardwar's)")
+        return tables
+
+    def _prepare(self, con: sqlite3.Connection) -> None:
+        """Create the tables of a new database, or migrate an old one, in one write transaction."""
+        if con.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
+            return
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            if con.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:  # another process may have won
+                if _tables(con):
+                    self._migrate(con, transaction=False)
+                else:
+                    for ddl in (TOURNAMENTS, GAMES.format(table="games"), RUNS):
+                        con.execute(ddl)
+                    con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+
+    @staticmethod
+    def _migrate(con: sqlite3.Connection, transaction: bool = True) -> None:
+        """Version 0 -> 2: a secret and seed mode per tournament, a content key per game (UNIQUE), the runs table.
+
+        Old tournaments keep ``seeds = 'legacy'`` (secret NULL): they were dealt from reproducible seeds.
+        A row whose key another row already has (a game the old positional matching played twice) is
+        kept with key NULL: stored, listed by ``replay --list``, never counted.
+        """
+        if transaction:
+            con.execute("BEGIN")
+        try:
+            cols = _columns(con, "tournaments")
+            if "secret" not in cols:
+                con.execute("ALTER TABLE tournaments ADD COLUMN secret TEXT")
+            if "seeds" not in cols:
+                con.execute("ALTER TABLE tournaments ADD COLUMN seeds TEXT NOT NULL DEFAULT 'legacy'")
+            if "game_key" not in _columns(con, "games"):
+                conds = {name: conditions(json.loads(cfg))
+                         for name, cfg in con.execute("SELECT name, config FROM tournaments")}
+                con.execute("DROP TABLE IF EXISTS games_v2")
+                con.execute(GAMES.format(table="games_v2"))
+                seen: set[tuple[str, str]] = set()
+                old = con.execute(
+                    "SELECT id, tournament, pairing, pair, game_in_pair, seed, scenario, first, second, first_spec, "
+                    "second_spec, score_first, returns, length, move_times, forfeit_seat, forfeit_reason, "
+                    "forfeit_detail, record, finished FROM games ORDER BY id").fetchall()
+                for r in old:
+                    key = game_key(r[7], r[9], r[8], r[10], r[5], r[6], conds.get(r[1], conditions({})))
+                    if (r[1], key) in seen:
+                        key = None
+                    else:
+                        seen.add((r[1], key))
+                    con.execute(f"INSERT INTO games_v2 (id, {_GAME_COLUMNS}) VALUES "
+                                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                (r[0], r[1], key, *r[2:]))
+                con.execute("DROP TABLE games")
+                con.execute("ALTER TABLE games_v2 RENAME TO games")
+            con.execute(RUNS)
+            con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            if transaction:
+                con.execute("COMMIT")
+        except BaseException:
+            if transaction:
+                con.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
+        self._unlock()
         self.db.close()
 
     def __enter__(self) -> Store:
@@ -111,23 +332,120 @@ class Store:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        """One write transaction (BEGIN IMMEDIATE: the write lock is taken at once, or waited for)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # ------------------------------------------------------------ one run at a time
+    @contextmanager
+    def running(self, tournament: str) -> Iterator[None]:
+        """Hold ``tournament`` for this process while the block runs; a second process is refused in one line.
+
+        The lock is a POSIX record lock on one byte (chosen by the tournament's name) of
+        ``<database>.lock``: the kernel drops it when the process ends, ``kill -9`` included,
+        so a stale lock cannot outlive its run; it is not inherited by forked workers.
+        The ``runs`` row only names the holder for the refusal's message.
+        """
+        try:
+            import fcntl
+        except ImportError:  # no POSIX locks (Windows): one run at a time is up to the user
+            yield
+            return
+        lock_path = Path(f"{self.path}.lock")
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as err:
+            raise ValueError(f"{lock_path}: cannot make the tournament's lock file ({err.strerror or err})") from None
+        offset = int(hashlib.sha256(tournament.encode()).hexdigest()[:7], 16)
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, offset)
+        except OSError:
+            os.close(fd)
+            row = self.db.execute("SELECT pid, host, started FROM runs WHERE tournament = ?", (tournament,)).fetchone()
+            who = "another process" if row is None else \
+                f"pid {row[0]} on {row[1]} (since {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(row[2]))})"
+            raise TournamentBusy(f"tournament {tournament!r} in {self.path} is being played by {who}; wait for it "
+                                 "to finish or stop it (its lock goes with its process), then run this again") from None
+        self._lock_fd = fd
+        try:
+            with self._write():
+                self.db.execute("INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?)",
+                                (tournament, os.getpid(), socket.gethostname(), time.time()))
+            yield
+        finally:
+            try:
+                with self._write():
+                    self.db.execute("DELETE FROM runs WHERE tournament = ? AND pid = ?", (tournament, os.getpid()))
+            except sqlite3.Error:
+                pass
+            self._unlock()
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing the file drops its record locks
+            self._lock_fd = None
+
     # ------------------------------------------------------------ tournaments
-    def open_tournament(self, name: str, config: dict[str, Any], config_hash: str, allow_changed: bool = False) -> bool:
-        """Register ``name`` (True if new); a different config for an existing one is refused unless allowed."""
-        row = self.db.execute("SELECT config_hash FROM tournaments WHERE name = ?", (name,)).fetchone()
-        if row is None:
-            with self.db:
-                self.db.execute("INSERT INTO tournaments VALUES (?, ?, ?, ?)",
-                                (name, json.dumps(config, sort_keys=True), config_hash, time.time()))
-            return True
-        if row[0] != config_hash:
-            if not allow_changed:
-                raise ConfigChanged(f"tournament {name!r} in {self.path} was started with another config; "
-                                    f"rename it, use another --db, or pass --allow-changed to go on with the new one")
-            with self.db:
+    def open_tournament(self, name: str, config: dict[str, Any], config_hash: str, allow_changed: bool = False,
+                        reproducible: bool = False) -> bool:
+        """Register ``name`` (True if new), drawing its dealer's secret; a changed config is refused unless allowed.
+
+        ``reproducible``: deal from the plain seeds (no secret). A tournament keeps the way it was
+        dealt: resuming a keyed one with ``reproducible`` (or the reverse) is refused, since it would
+        deal other games under the same keys. One stored before secrets existed (``legacy``) keeps
+        its reproducible seeds either way.
+        """
+        from cardwar.arena.seeds import new_secret
+
+        with self._write():
+            row = self.db.execute("SELECT config, config_hash, seeds FROM tournaments WHERE name = ?",
+                                  (name,)).fetchone()
+            if row is None:
+                secret = None if reproducible else new_secret()
+                self.db.execute("INSERT INTO tournaments (name, config, config_hash, created, secret, seeds) "
+                                "VALUES (?, ?, ?, ?, ?, ?)",
+                                (name, json.dumps(config, sort_keys=True), config_hash, time.time(), secret,
+                                 "reproducible" if reproducible else "keyed"))
+                return True
+            seeds = row[2]
+            if seeds == "keyed" and reproducible:
+                raise ValueError(f"tournament {name!r} in {self.path} deals from a secret it keeps; "
+                                 "--reproducible-seeds would deal other games: leave it out to go on")
+            if seeds == "reproducible" and not reproducible:
+                raise ValueError(f"tournament {name!r} in {self.path} was started with --reproducible-seeds; "
+                                 "add it to go on")
+            if row[1] != config_hash:
+                from cardwar.tournament.config import describe_changes
+
+                changes = describe_changes(json.loads(row[0]), config)
+                if changes and not allow_changed:
+                    what = "; ".join(text for _, text in changes)
+                    hint = ("pass --allow-changed to enter it as a new entrant (its games under the old spec stay "
+                            "stored and leave the report)" if [k for k, _ in changes] == ["spec"] else
+                            "pass --allow-changed to go on with the new config (games no longer in it stay stored "
+                            "and leave the report)")
+                    raise ConfigChanged(f"tournament {name!r} in {self.path} was started with another config: "
+                                        f"{what}; {hint}")
                 self.db.execute("UPDATE tournaments SET config = ?, config_hash = ? WHERE name = ?",
                                 (json.dumps(config, sort_keys=True), config_hash, name))
         return False
+
+    def secret(self, name: str) -> str | None:
+        """The tournament's dealer's secret (None: reproducible or legacy seeds). Never printed during a run."""
+        row = self.db.execute("SELECT secret FROM tournaments WHERE name = ?", (name,)).fetchone()
+        return None if row is None else row[0]
+
+    def seeds(self, name: str) -> str | None:
+        """How the tournament is dealt: ``keyed``, ``reproducible`` or ``legacy``."""
+        row = self.db.execute("SELECT seeds FROM tournaments WHERE name = ?", (name,)).fetchone()
+        return None if row is None else row[0]
 
     def config(self, name: str) -> dict[str, Any] | None:
         row = self.db.execute("SELECT config FROM tournaments WHERE name = ?", (name,)).fetchone()
@@ -137,29 +455,39 @@ class Store:
         return [r[0] for r in self.db.execute("SELECT name FROM tournaments ORDER BY created")]
 
     # ------------------------------------------------------------ games
-    def add_pair(self, tournament: str, rows: list[GameRow]) -> None:
-        """Store a pair's games in one transaction (a pair already stored is left as it is)."""
-        with self.db:
+    def add_pair(self, tournament: str, rows: list[GameRow]) -> int:
+        """Store a pair's games in one transaction, keyed by content; a game already stored is left as it is.
+
+        Returns how many rows were new.
+        """
+        added = 0
+        with self._write():
+            cfg = self.db.execute("SELECT config FROM tournaments WHERE name = ?", (tournament,)).fetchone()
+            if cfg is None:
+                raise ValueError(f"{self.path}: no tournament {tournament!r} to store games in")
+            conds = conditions(json.loads(cfg[0]))
             for r in rows:
-                self.db.execute(
-                    "INSERT OR IGNORE INTO games (tournament, pairing, pair, game_in_pair, seed, scenario, first, "
-                    "second, first_spec, second_spec, score_first, returns, length, move_times, forfeit_seat, "
-                    "forfeit_reason, forfeit_detail, record, finished) VALUES "
-                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (tournament, r.pairing, r.pair, r.game_in_pair, r.seed, r.scenario, r.first, r.second,
-                     r.first_spec, r.second_spec, r.score_first, json.dumps(r.returns), r.length,
+                cur = self.db.execute(
+                    f"INSERT OR IGNORE INTO games ({_GAME_COLUMNS}) VALUES "
+                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (tournament, r.key_under(conds), r.pairing, r.pair, r.game_in_pair, r.seed, r.scenario, r.first,
+                     r.second, r.first_spec, r.second_spec, r.score_first, json.dumps(r.returns), r.length,
                      json.dumps([round(t, 6) for t in r.move_times]), r.forfeit_seat, r.forfeit_reason,
                      r.forfeit_detail, r.record, time.time()))
+                added += cur.rowcount
+        return added
 
-    def done_pairs(self, tournament: str) -> set[tuple[int, int]]:
-        """``(pairing, pair)`` of every pair whose two games are stored."""
-        rows = self.db.execute("SELECT pairing, pair FROM games WHERE tournament = ? GROUP BY pairing, pair "
-                               "HAVING COUNT(*) = 2", (tournament,))
-        return {(a, b) for a, b in rows}
+    def keys(self, tournament: str) -> set[str]:
+        """The keys of every stored game of ``tournament``."""
+        return {r[0] for r in self.db.execute("SELECT game_key FROM games WHERE tournament = ? AND game_key "
+                                              "IS NOT NULL", (tournament,))}
 
     def games(self, tournament: str) -> list[GameRow]:
-        """Every stored game, in schedule order."""
-        return list(self._rows("WHERE tournament = ? ORDER BY pairing, pair, game_in_pair", (tournament,)))
+        """Every stored game of ``tournament`` in the order played, whatever its config is now.
+
+        :func:`cardwar.tournament.runner.current_rows` picks the games of the current config.
+        """
+        return list(self._rows("WHERE tournament = ? ORDER BY id", (tournament,)))
 
     def game(self, game_id: int) -> GameRow | None:
         return next(self._rows("WHERE id = ?", (game_id,)), None)
@@ -173,7 +501,7 @@ class Store:
 
     def _rows(self, where: str, args: tuple) -> Iterator[GameRow]:
         cols = ("pairing, pair, game_in_pair, seed, scenario, first, second, first_spec, second_spec, score_first, "
-                "returns, length, move_times, forfeit_seat, forfeit_reason, forfeit_detail, record, id")
+                "returns, length, move_times, forfeit_seat, forfeit_reason, forfeit_detail, record, id, game_key")
         for r in self.db.execute(f"SELECT {cols} FROM games {where}", args):
             yield GameRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], json.loads(r[10]), r[11],
-                          json.loads(r[12]), r[13], r[14], r[15], r[16], r[17])
+                          json.loads(r[12]), r[13], r[14], r[15], r[16], r[17], r[18])

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from cardwar.arena.seeds import Dealer
 from cardwar.match import play_game
 from cardwar.tournament.config import TournamentConfigError, config_from_dict
 from cardwar.tournament.report import build_report, write_reports
-from cardwar.tournament.runner import run_tournament
+from cardwar.tournament.runner import current_rows, run_tournament
 from cardwar.tournament.schedule import schedule
 from cardwar.tournament.store import ConfigChanged, Store
 from tests.subprocesses import run_command
@@ -36,7 +37,9 @@ def test_every_pairing_plays_duplicate_pairs_on_the_same_seeds_with_seats_swappe
     assert sorted({j.seed for j in jobs}) == [10, 11]  # pair k of every pairing plays seed + k
     with Store(tmp_path / "t.sqlite") as store:
         run_tournament(config, store)
-        rows = store.games("t")
+        rows = current_rows(config, store)
+        dealer = Dealer(store.secret("t"))
+    assert dealer.secret is not None  # a new tournament draws its dealer's secret
     assert len(rows) == 12
     by_pair = {}
     for r in rows:
@@ -48,7 +51,7 @@ def test_every_pairing_plays_duplicate_pairs_on_the_same_seeds_with_seats_swappe
         assert (g0.first, g1.first) == (a, b)
         # each game is the very game `cardwar match` plays for these specs and seed
         for g in (g0, g1):
-            returns = play_game("naval", g.first_spec, g.second_spec, g.seed)
+            returns = play_game("naval", g.first_spec, g.second_spec, g.seed, dealer=dealer)
             assert g.returns == returns and g.score_first == (1.0 if returns[0] > 0 else 0.0 if returns[0] < 0 else 0.5)
 
 
@@ -92,7 +95,7 @@ def test_ray_backend_gives_the_same_rows_as_the_local_backend(tmp_path):
     rows = {}
     for backend in ("local", "ray"):
         with Store(tmp_path / f"{backend}.sqlite") as store:
-            run_tournament(config, store, workers=2, backend=backend)
+            run_tournament(config, store, workers=2, backend=backend, reproducible_seeds=True)  # same deals in both
             rows[backend] = sorted(r.comparable() for r in store.games("t"))
     assert rows["local"] == rows["ray"] and len(rows["local"]) == 6
 

@@ -1,8 +1,9 @@
 """Hidden information never reaches an engine: every line sent to an engine over many games is scanned
 against the full state at that moment (the other hand, the deck, face-down cards, hidden units).
 
-The move history in a request is the arena's (``cardwar.arena.visibility``, tested in tests/arena);
-here each request's view must be exactly the seat's information view, and that view is scanned.
+The move history in a request is the arena's (``cardwar.arena.visibility`` and ``Table``, tested in
+tests/arena); here each request's view must be exactly the seat's information view, and the whole request
+is scanned: the view, the prose ``history`` and the ``moves`` in notation.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from cardwar.envs.hexwar.hexgrid import label
 from cardwar.envs.hexwar.state import ELIMINATED
 from cardwar.envs.hexwar.units import type_name
 from cardwar.envs.naval.cards import card_to_str
+from cardwar.record import SEATS
 from tests.engine.conftest import bot_spec
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9AJQK])[CDHS](?![A-Za-z0-9])")
@@ -61,6 +63,24 @@ def test_an_engine_never_sees_the_other_hand_the_deck_or_a_face_down_card(engine
                 secret.add(s.pending.deck_card)
             leaked = set(CARD.findall(json.dumps(_without_mulligan_shown(request)))) & {card_to_str(c) for c in secret}
             assert not leaked, (seed, leaked, request)
+            _check_moves(request, "naval", seat)
+            for entry in request["moves"]:  # the other captain's face-down cards are "?" in notation
+                if entry["seat"] != SEATS["naval"][seat] and entry["move"].startswith(("attack", "defend")):
+                    assert entry["move"].endswith(" ?") and not CARD.findall(entry["move"]), entry
+
+
+def _check_moves(request: dict, game: str, seat: int) -> None:
+    """``moves`` is the history in notation: one entry a history line, naming the mover, its own moves whole
+    (as its history line begins), the other's telling nothing its history line does not."""
+    assert len(request["moves"]) == len(request["history"])
+    said = {"pass": ("pass", "a hidden unit holds its position"), "evade": ("evade", "takes evasive"),
+            "no evade": ("no evade", "does not take evasive")}
+    for entry, line in zip(request["moves"], request["history"]):
+        assert set(entry) == {"seat", "move"} and entry["seat"] in SEATS[game]
+        if entry["seat"] == SEATS[game][seat]:
+            assert line.startswith(entry["move"])
+        elif game == "hexwar":
+            assert any(words in line for words in said.get(entry["move"], (entry["move"],))), (entry, line)
 
 
 def _without_mulligan_shown(request: dict) -> dict:
@@ -90,6 +110,7 @@ def test_an_engine_never_sees_a_hidden_enemy_unit(engines, tmp_path):
             assert shown == visible, (seed, shown, visible)
             assert view["acting"] is None or view["acting"] in {u["id"] for u in view["units"]}
             assert all(set(h) == {"side", "card", "played"} for h in view["hidden_cards"])  # whose: not said
+            _check_moves(request, "hexwar", seat)
     assert hidden_seen > 50  # the games did have hidden units to keep
 
 

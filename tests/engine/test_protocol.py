@@ -125,3 +125,40 @@ def test_cardwar_engine_exits_on_end_of_input_and_stops_at_a_wrong_protocol():
     done = run_command(argv, timeout=60, input='{"type": "hello", "protocol": 9, "game": "naval"}\n')
     assert done.returncode == 1 and done.stdout == ""
     assert "the dealer speaks protocol 9; this engine speaks protocol 1" in done.stderr
+
+
+SERVE_AFTER_HELLO = """
+import json, sys
+from cardwar.engine.server import AgentServer
+from cardwar.envs.naval import hands
+sent = [json.loads(line[2:]) for line in open(sys.argv[1]) if line.startswith("> ")]
+server = AgentServer(sys.argv[2], sys.argv[3], sys.stderr)
+assert server.handle(sent[0])["type"] == "hello"
+before, tables = set(sys.modules), len(hands._STRENGTH)
+answers = [server.handle(m) for m in sent[1:] if m["type"] != "quit"]
+print(json.dumps({"tables": tables, "imported": sorted(set(sys.modules) - before),
+                  "answers": [a for a in answers if a is not None], "requests": [m for m in sent if m["type"] == "move"]}))
+"""
+
+
+@pytest.mark.parametrize("game, setup", [("naval", {}), ("hexwar", {"scenario": "random", "rules": {"hidden_units": True}})])
+def test_cardwar_engine_does_all_its_set_up_before_its_hello(engines, tmp_path, game, setup):
+    """No module is imported and no naval hand table built after the hello: nothing is left to a move's clock
+    (the served random agent builds nothing itself, so the views' own lazy work would show)."""
+    from cardwar import agents
+    from cardwar.arena import play_game
+    from tests.engine.conftest import bot_spec
+
+    transcript = tmp_path / "game.jsonl"
+    bot = engines(bot_spec(), game, seed=3, transcript=transcript)
+    for seed in (3, 4):  # two games, sea battles and hidden units among them
+        out = play_game(make_raw_env(game, **setup), (bot, agents.make("heuristic", game, seed=seed)), seed, game=game)
+        bot.game_over(out.record.result)
+    bot.close()
+    script = tmp_path / "serve.py"
+    script.write_text(SERVE_AFTER_HELLO)
+    done = run_command([sys.executable, str(script), str(transcript), game, "random"], timeout=120)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["imported"] == [] and (game != "naval" or found["tables"] == 23478)
+    assert [a["request"] for a in found["answers"]] == [r["request"] for r in found["requests"]]  # echoed

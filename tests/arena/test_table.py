@@ -1,0 +1,73 @@
+"""Each seat's history in notation (``Table.history[seat].moves``): its own moves whole, the other's with
+only what the seat may know (naval's face-down cards and a mulligan choice not yet shown are ``?``)."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from cardwar.arena.table import HIDDEN, SeatHistory, Table
+from cardwar.envs import make_raw_env
+from cardwar.record import SEATS
+
+SETUPS = {"naval": {}, "hexwar": {"scenario": "random", "rules": {"hidden_units": True}}}
+
+
+def random_table(game: str, seed: int) -> Table:
+    table = Table(make_raw_env(game, **SETUPS[game]), game, seed)
+    rng = np.random.default_rng(seed)
+    while not table.over:
+        table.play(int(rng.choice(table.legal())))
+    return table
+
+
+def test_naval_moves_in_notation_hide_the_other_captains_face_down_cards_and_first_mulligan_choice():
+    kinds = set()
+    for seed in range(6):
+        table = random_table("naval", seed)
+        for k in (0, 1):
+            history = table.history[k]
+            assert isinstance(history, SeatHistory) and len(history.moves) == len(history) == len(table.moves)
+            for i, (entry, move) in enumerate(zip(history.moves, table.moves)):
+                assert entry["seat"] == move.seat
+                if move.seat == SEATS["naval"][k]:
+                    assert entry["move"] == move.move  # its own move, whole
+                    continue
+                verb = move.move.split()[0]
+                kinds.add(verb)
+                if verb == "attack":
+                    assert entry["move"] == move.move.rsplit(" ", 1)[0] + " " + HIDDEN  # the face-down card
+                elif verb == "defend":
+                    assert entry["move"] == "defend " + HIDDEN
+                elif verb in ("keep", "mulligan"):  # the first choice is shown only once both are made
+                    assert entry["move"] == (HIDDEN if i == 0 else move.move), (i, entry)
+                else:
+                    assert entry["move"] == move.move
+    assert {"attack", "defend", "keep", "mulligan", "deploy", "pass"} <= kinds
+
+
+def test_hex_moves_in_notation_are_the_moves_made_and_what_the_public_log_says():
+    for seed in range(3):
+        table = random_table("hexwar", seed)
+        for k in (0, 1):
+            history = table.history[k]
+            assert [e["move"] for e in history.moves] == [m.move for m in table.moves]
+            for entry, line in zip(history.moves, history):  # the notation adds nothing to the public log
+                said = {"pass": ("pass", "a hidden unit holds its position"), "evade": ("evade", "takes evasive"),
+                        "no evade": ("no evade", "does not take evasive")}.get(entry["move"], (entry["move"],))
+                assert any(words in line for words in said), (entry, line)
+
+
+def test_a_seat_history_pickles_with_its_moves():
+    table = random_table("naval", 1)
+    back = pickle.loads(pickle.dumps(table.history[0]))
+    assert back == table.history[0] and back.moves == table.history[0].moves
+
+
+@pytest.mark.parametrize("game", ["naval", "hexwar"])
+def test_a_table_rebuilt_from_its_record_has_the_same_histories(game):
+    table = random_table(game, 2)
+    again = Table.from_record(table.record())
+    assert [h.moves for h in again.history] == [h.moves for h in table.history]

@@ -212,18 +212,18 @@ def _fmt(x: float | None, spec: str = ".0f") -> str:
     return "-" if x is None or x != x else format(x, spec)
 
 
-def interval_text(e: EntrantRating, anchor: str | None) -> str:
+def interval_text(e: EntrantRating, anchor: str | None, min_pairs: int) -> str:
     """The interval column: ``lo .. hi``, ``anchor``, or why there is none (too few pairs, all alike)."""
     if e.name == anchor:
         return "anchor (0 by definition)"
     if not e.reliable:
-        return unreliable_text(e.pairs, e.upper > e.lower)
+        return unreliable_text(e.pairs, min_pairs)
     return f"{e.lower:.0f} .. {e.upper:.0f}"
 
 
-def unreliable_text(pairs: int, varies: bool) -> str:
-    """``n/a (4 pairs)``, or ``n/a (all 50 pairs alike)`` when every resample gives the same answer."""
-    return f"n/a ({pairs} pair{'s' if pairs != 1 else ''})" if varies else f"n/a (all {pairs} pairs alike)"
+def unreliable_text(pairs: int, min_pairs: int) -> str:
+    """``n/a (4 pairs)`` below ``min_pairs``, else ``n/a (all 50 pairs alike)``: every resample the same."""
+    return f"n/a ({pairs} pair{'s' if pairs != 1 else ''})" if pairs < min_pairs else f"n/a (all {pairs} pairs alike)"
 
 
 def shown_los(rep: Report, rank: int) -> float | None:
@@ -270,16 +270,18 @@ def to_markdown(rep: Report) -> str:
         los = shown_los(rep, k)
         los_text = "-" if e.los_next is None else "n/a" if los is None else f"{los:.3f}"
         lines.append(f"| {k + 1} | {e.name}{' †' if e.sequential else ''} | {e.elo:.0f} "
-                     f"| {interval_text(e, r.anchor)} "
+                     f"| {interval_text(e, r.anchor, r.min_pairs)} "
                      f"| {e.games} | {e.pairs} | {e.score_rate:.3f} | {los_text} | {skills[e.name].ordinal:.1f} | "
                      f"{'-' if ms is None else f'{ms[0]:.1f} / {ms[1]:.1f}'} | "
                      f"{', '.join(f'{n} {k2}' for k2, n in sorted(f.items())) or '-'} |")
-    notes = [f"n/a: fewer than {r.min_pairs} duplicate pairs, or every resample alike, say nothing about the "
-             "uncertainty; no interval or LOS is shown."]
+    notes = []
+    if not all(e.reliable for e in r.entrants):
+        notes.append(f"n/a: fewer than {r.min_pairs} duplicate pairs, or every resample alike, say nothing about the "
+                     "uncertainty; no interval or LOS is shown.")
     if any(e.sequential for e in r.entrants):
         notes.append("†: rated with pairings played under an SPRT, whose score as played is biased towards the bound "
                      "the test crossed; they count at their bias-corrected (median-unbiased) Elo, see the SPRT table.")
-    lines += [""] + notes
+    lines += [line for note in notes for line in ("", note)]
     t = rep.table
     lines += ["", "## Crosstable (score rate of the row against the column; games)", "",
               "| | " + " | ".join(t.names) + " |", "|---|" + "---:|" * len(t.names)]
@@ -297,7 +299,7 @@ def to_markdown(rep: Report) -> str:
             lo, hi = p.elo_interval()
             elo, los = f"{_fmt(p.elo)} ({_fmt(lo)} .. {_fmt(hi)})", _fmt(p.los, ".3f")
         else:
-            elo, los = f"{_fmt(p.elo)}; {unreliable_text(p.pairs, p.variance > 0)}", "n/a"
+            elo, los = f"{_fmt(p.elo)}; {unreliable_text(p.pairs, r.min_pairs)}", "n/a"
         lines.append(f"| {name}{mark} | {p.pairs} | " + " | ".join(str(x) for x in p.counts)
                      + f" | {_fmt(p.score, '.3f')} | {elo} | {los} |")
     if rep.sprt:
@@ -350,7 +352,7 @@ def _rating_json(rep: Report, rank: int, e: EntrantRating) -> dict[str, Any]:
     los = shown_los(rep, rank)
     return {"name": e.name, "spec": rep.config.entrants.get(e.name), "elo": round(e.elo, 1),
             "lower": round(e.lower, 1) if shown else None, "upper": round(e.upper, 1) if shown else None,
-            "interval": interval_text(e, rep.ratings.anchor), "reliable": e.reliable,
+            "interval": interval_text(e, rep.ratings.anchor, rep.ratings.min_pairs), "reliable": e.reliable,
             "games": e.games, "pairs": e.pairs, "score": round(e.score_rate, 4),
             "los_next": None if los is None else round(los, 4), "sequential": e.sequential,
             "openskill": {"mu": round(skills[e.name].mu, 3), "sigma": round(skills[e.name].sigma, 3),

@@ -135,8 +135,9 @@ def test_the_table_interval_of_a_cut_pairing_covers_the_truth():
 def test_a_cut_pairing_counts_at_its_corrected_score_rate():
     # Two entrants: the fit has the closed form 400 log10((W + v/2) / (L + v/2)) on the games
     # counted at the corrected Elo's score rate, whatever they scored as played.
-    games = games_of([0, 0, 1, 2, 5])  # a lucky start: 8 pairs, H1 on [0, 100]
-    seq = corrected([0, 0, 1, 2, 5], 0.0, 100.0)
+    games = games_of([0, 0, 1, 2, 9])  # a lucky start: H1 on [0, 100] after 12 pairs
+    assert sprt([0, 0, 1, 2, 9], 0, 100).decision == "H1"
+    seq = corrected([0, 0, 1, 2, 9], 0.0, 100.0)
     rate_a = 1.0 / (1.0 + 10 ** (-seq["a vs b"].elo / 400.0))
     n = len(games)
     elo = bradley_terry_elo(games, anchor="b", sequential=seq)["a"]

@@ -150,3 +150,21 @@ def test_the_page_and_the_openapi_schema_are_served(api):
     schema = api.client.get("/openapi.json").json()
     assert {"/api/games", "/api/sessions", "/api/sessions/{session_id}/moves"} <= set(schema["paths"])
     assert api.client.get("/docs").status_code == 200
+
+
+@pytest.mark.parametrize("page, script", [("/docs", "swagger-ui-bundle.js"), ("/redoc", "redoc.standalone.js")])
+def test_the_api_docs_load_everything_from_this_server(api, page, script):
+    """/docs and /redoc name no other host (offline they would be blank) and their scripts are served here."""
+    import re
+
+    html = api.client.get(page).text
+    assert not re.search(r"(https?:)?//[a-z0-9.-]+", html, re.I), "the docs page names another host"
+    refs = re.findall(r"""(?:src|href)=["']([^"']+)["']""", html)
+    assert any(ref.endswith(script) for ref in refs), refs
+    for ref in refs:
+        assert ref.startswith("/"), ref
+        r = api.client.get(ref)
+        assert r.status_code == 200 and len(r.content) > 100, (ref, r.status_code)
+        if ref.endswith(".js"):
+            assert "javascript" in r.headers["content-type"] and len(r.content) > 100_000  # the real bundle
+    assert api.client.get("/openapi.json").status_code == 200

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.serve.conftest import make_api
@@ -110,6 +112,21 @@ def test_a_bad_new_session_is_refused_and_starts_nothing(api, body, status, word
     assert r.status_code == status, r.text
     assert words in r.json()["error"] and "\n" not in r.json()["error"]
     assert api.client.get("/api/health").json()["open_sessions"] == 0
+
+
+@pytest.mark.parametrize("option, value, cap", [("samples", 10**9, 256), ("samples", 0, 256), ("samples", "1e9", 256),
+                                               ("rollout_depth", 10**6, 64), ("rollout_depth", -1, 64)])
+def test_a_refused_option_quotes_this_servers_cap_not_the_agents(api, option, value, cap):
+    agent = "heuristic" if option == "samples" else "mcts"
+    declared = {"samples": 100000, "rollout_depth": 10000}[option]  # the agent's own bound, higher than ours
+    r = api.new(agent=agent, options={option: value})
+    assert r.status_code == 400, r.text
+    message = r.json()["error"]
+    assert f"{cap}" in message and "this server's limit" in message, message
+    assert not re.search(rf"\b{declared}\b", message), message
+    listed = next(o for a in api.client.get("/api/games").json()["games"][0]["agents"] if a["name"] == agent
+                  for o in a["options"] if o["name"] == option)
+    assert listed["range"].endswith(f"<= {cap}") and str(declared) not in listed["range"]
 
 
 def test_unknown_sessions_are_404_for_every_route(api):

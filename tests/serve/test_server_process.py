@@ -6,6 +6,7 @@ import json
 import socket
 import sys
 import threading
+import time
 
 import httpx
 
@@ -130,3 +131,51 @@ def test_the_documented_example_client_plays_a_whole_game(tmp_path):
                             timeout=120)
             assert r.returncode == 0, r.stderr
             assert "result: {" in r.stdout and "winner" in r.stdout
+
+
+def raw_request(port: int, head: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send ``head`` (a request as bytes) and read the answer to its end: status, headers, body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(head)
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    top, _, body = data.partition(b"\r\n\r\n")
+    lines = top.decode("latin-1").split("\r\n")
+    headers = dict(line.lower().split(": ", 1) for line in lines[1:] if ": " in line)
+    return int(lines[0].split()[1]), headers, body
+
+
+def test_tokens_never_reach_the_log_and_malformed_requests_get_json(tmp_path):
+    """The access log masks a token however its parameter is spelled or percent-encoded (the server accepts
+    ``?%74oken=``); a Content-Length that is not a number is a JSON 400, though uvicorn refuses it itself."""
+    from urllib.parse import unquote_plus
+
+    log = tmp_path / "server.log"
+    with ServerProcess(tmp_path / "s.db", "--log-level", "info", log=log) as server, \
+            httpx.Client(base_url=server.url, timeout=30) as client:
+        sid, auth, _ = start(client, seed=3)
+        token, watch = auth["Authorization"].split()[1], WATCH[sid]
+        client.post(f"/api/sessions/{sid}/resign", headers=auth)
+        record = f"/api/sessions/{sid}/record"
+        encoded = "".join(f"%{ord(ch):02X}" for ch in token)  # the value percent-encoded, every character
+        for query in (f"token={token}", f"%74oken={token}", f"tok%65n={watch}", f"%74%6F%6B%65%6E={encoded}",
+                      f"token={encoded}"):
+            r = client.get(f"{record}?{query}")
+            assert r.status_code == 200, (query, r.text)  # accepted, however spelled
+        for query in (f"TOKEN={token}", f"x=1&%2574oken={token}", f"token%3D{token}"):  # refused, still masked
+            assert client.get(f"{record}?{query}").status_code == 401
+        with client.stream("GET", f"/api/sessions/{sid}/events?%74oken={token}") as r:
+            assert r.status_code == 200
+        for length in (b"abc", b"-1", b"1e3", b"12abc"):
+            status, headers, body = raw_request(server.port, b"POST /api/sessions HTTP/1.1\r\nHost: x\r\n"
+                                                b"Content-Type: application/json\r\nContent-Length: " + length +
+                                                b"\r\n\r\n{}")
+            assert status == 400 and headers["content-type"] == "application/json", (length, headers, body)
+            assert "Content-Length" in json.loads(body)["error"]
+        time.sleep(0.3)  # the last access-log lines
+    text = log.read_text()
+    assert text.count("/record?") >= 8 and "/events?" in text  # the requests are in the log
+    for line in text.splitlines():
+        plain = unquote_plus(unquote_plus(line))
+        assert token not in plain and watch not in plain, line

@@ -105,14 +105,20 @@ def pairing_name(a: str, b: str) -> str:
     return f"{a} vs {b}"
 
 
+def pairing_of(row: GameRow, config: TournamentConfig) -> tuple[str, str]:
+    """The schedule pairing ``(a, b)`` a row's two entrants form (by name, not by the row's index);
+    two entrants the schedule does not pair are named in sorted order."""
+    seats = {row.first, row.second}
+    for a, b in config.pairings():
+        if {a, b} == seats:
+            return a, b
+    first, second = sorted(seats)
+    return first, second
+
+
 def results_of(rows: Sequence[GameRow], config: TournamentConfig) -> list[GameResult]:
     """Store rows as the statistics' input, each game under its schedule pairing's name."""
-    pairings = config.pairings()
-    out = []
-    for r in rows:
-        a, b = pairings[r.pairing] if 0 <= r.pairing < len(pairings) else sorted((r.first, r.second))
-        out.append(GameResult(pairing_name(a, b), r.pair, r.first, r.second, r.score_first))
-    return out
+    return [GameResult(pairing_name(*pairing_of(r, config)), r.pair, r.first, r.second, r.score_first) for r in rows]
 
 
 def choose_anchor(config: TournamentConfig, anchor: str | None = None) -> Anchor:
@@ -160,13 +166,11 @@ def sequential_pairings(tests: dict[str, SequentialTest]) -> dict[str, Sequentia
 
 def forfeited_games(rows: Sequence[GameRow], config: TournamentConfig) -> list[Forfeit]:
     """Every forfeit in ``rows``, with the seat, the entrant in it, the reason and the detail."""
-    pairings = config.pairings()
     out = []
     for r in rows:
         if r.forfeit_seat is None:
             continue
-        a, b = pairings[r.pairing] if 0 <= r.pairing < len(pairings) else (r.first, r.second)
-        out.append(Forfeit(r.id, pairing_name(a, b), r.pair, r.game_in_pair, r.forfeit_seat,
+        out.append(Forfeit(r.id, pairing_name(*pairing_of(r, config)), r.pair, r.game_in_pair, r.forfeit_seat,
                            (r.first, r.second)[r.forfeit_seat], r.forfeit_reason or "?", r.forfeit_detail or ""))
     return out
 

@@ -25,21 +25,36 @@ different seeds give different battles. The steps:
    targets are equal or one apart. Attack: the attacker gets ``ATTACKER_RATIO``
    times the defender's points (rounded), and the defender always has foot infantry.
 5. **Deployment and objectives** (1-3 objectives, in the middle rows, at least 2
-   hexes apart, worth 1 or 2, named after their terrain).
-   - Meeting engagement: both sides deploy in their two edge rows; then each
+   hexes apart, worth 1 or 2, named after their terrain). Visible units are placed
+   first, then the objectives (which never look at hidden units), then hidden units.
+   - Meeting engagement: both sides deploy the units that cannot hide in their two edge
+     rows (one infantry or gun too, if a side has nothing else on the table); then each
      objective goes where both sides' fastest units arrive after the same number of
      activations (``reach.fastest_moves``: movement rules on an empty map) - villages
      and central columns first, and hexes whose plain distances also balance. Where no
      hex ties, one objective each side reaches first by the least margin. So neither
      side reaches every objective first.
    - Attack: the objectives lie in the middle rows of the defender's half, villages and
-     hills first. The defender posts one unit on or next to each objective, and deploys
-     the rest within 2 hexes of them (3 if crowded), at least 3 hexes from the
-     attacker's edge rows; its infantry and anti-tank guns take cover hexes where free.
-     The attacker deploys in its two edge rows.
-6. **Hidden units** (they start hidden only with the ``hidden_units`` rule option): the
-   defender's foot infantry and anti-tank guns; in a meeting engagement, those of either
-   side that start in cover. Only these 3-point types hide (``HIDEABLE``).
+     hills first. The defender posts a visible guard on or next to each objective (units
+     that cannot hide first, in random order, then infantry or guns, always keeping one to
+     hide), and deploys its other visible units within 2 hexes of the objectives (3 if
+     crowded), at least 3 hexes from the attacker's edge rows; visible infantry and guns
+     take cover hexes where free, tanks, SPGs, armoured cars and mortars (which gain no
+     cover) other hexes. The attacker deploys in its two edge rows.
+6. **Hidden units** (they start hidden only with the ``hidden_units`` rule option): a side's
+   foot infantry and anti-tank guns not already placed (``HIDEABLE``, both 3-point types),
+   in random order, in its *hiding area*: the defender's deployment hexes; in a meeting
+   engagement, the side's edge rows less the hexes from which a unit moving one hex an
+   activation would reach an objective sooner than the side's fastest visible unit (so
+   hiding never changes who arrives first). The *hiding places* are the area's hexes with
+   no unit - only those in cover when there are at least twice as many of them as units
+   to hide. While there are fewer than twice as many hiding places as units to hide, one
+   of them is placed visibly instead, in the area, in cover when it can (a defender keeps
+   one hidden while any place is left). Then each hidden unit takes a hiding place drawn uniformly without replacement
+   (``_hide``). The places are a function of what the enemy sees (map, objectives,
+   visible units, the number of hidden units), so every place is as likely as any other
+   to hold each hidden unit, whatever its type: no rule places them that an enemy could
+   invert (``tests/hexwar/test_generator_hidden.py`` runs a guessing attack).
 
 The result is built with :func:`~cardwar.envs.hexwar.scenario.scenario_from_dict`, so it
 passes the same validation as a scenario file. Balance over many seeds (who reaches the
@@ -78,6 +93,9 @@ them, in cover where it can, and hides its infantry and guns."""
 HIDEABLE = frozenset({UnitType.FOOT, UnitType.AT_GUN})
 """Types that may start hidden: both are worth 3 points, so the points a description gives for each
 force tell no more about hidden units than their number, which the face-up cards make public."""
+COVERLESS = frozenset({UnitType.TANK, UnitType.SPG, UnitType.ARMOURED_CAR, UnitType.MORTAR})
+"""Types that gain no cover from woods, buildings or broken ground (``cover_applies_to`` "infantry"):
+a defender posts them elsewhere when it can, leaving those hexes to the infantry and guns that hide."""
 MAX_ATTEMPTS = 50
 MIN_ZONE_CAPACITY = 14
 """Start places (by stacking limit) each zone must offer; a force has at most 13 units (an
@@ -270,10 +288,11 @@ class _Board:
 
 
 def _place(rng: np.random.Generator, force: list[UnitType], cells: list[Hex], grid: Grid,
-           prefer_cover: frozenset[UnitType] = frozenset(), load: dict[Hex, int] | None = None
-           ) -> list[tuple[Hex | None, UnitType]]:
+           prefer_cover: frozenset[UnitType] = frozenset(), load: dict[Hex, int] | None = None,
+           prefer_open: frozenset[UnitType] = frozenset()) -> list[tuple[Hex | None, UnitType]]:
     """Put each unit of ``force`` on one of ``cells`` (empty hexes first, stacking respected);
-    types in ``prefer_cover`` take woods, buildings or broken ground when some is free."""
+    types in ``prefer_cover`` take woods, buildings or broken ground when some is free, types in
+    ``prefer_open`` other hexes when some are free."""
     load = {} if load is None else load
     out: list[tuple[Hex | None, UnitType]] = []
     for u in force:
@@ -286,6 +305,8 @@ def _place(rng: np.random.Generator, force: list[UnitType], cells: list[Hex], gr
         empty = [h for h in free if load.get(h, 0) == 0] or free
         if u in prefer_cover:
             empty = [h for h in empty if _at(grid, h) in COVER] or empty
+        elif u in prefer_open:
+            empty = [h for h in empty if _at(grid, h) not in COVER] or empty
         h = empty[int(rng.integers(len(empty)))]
         load[h] = load.get(h, 0) + 1
         out.append((h, u))
@@ -386,25 +407,93 @@ def _defence_cells(board: _Board, objectives: list[Hex], attacker: int) -> list[
     return sorted({h for h in board.both if h in own} | set(cells), key=to_offset)
 
 
+def _hiding_places(grid: Grid, cells: list[Hex], load: dict[Hex, int], n: int) -> list[Hex]:
+    """Where ``n`` hidden units may start: the ``cells`` that hold no unit - only those in cover (woods,
+    buildings, broken ground) when there are at least ``2 n`` of them. A function of public facts
+    only (the map, the objectives, the visible units, and how many units hide)."""
+    empty = [h for h in cells if load.get(h, 0) == 0]
+    cover = [h for h in empty if _at(grid, h) in COVER]
+    return cover if len(cover) >= 2 * n else empty
+
+
+def _hide(rng: np.random.Generator, units: list[UnitType], cells: list[Hex], grid: Grid, load: dict[Hex, int],
+          keep: int = 0) -> tuple[list[tuple[Hex | None, UnitType]], list[tuple[Hex | None, UnitType]]]:
+    """Hide ``units`` (hideable types, in random order) in ``cells``, after every visible unit is placed.
+    While there are fewer than twice as many hiding places (``_hiding_places``) as units to hide - for
+    the last ``keep`` of them, while there are fewer places than units - the last unit is placed
+    visibly instead (in cover when it can). Then each hidden unit takes a hiding place drawn
+    uniformly without replacement. Returns (visible, hidden) placements.
+
+    So no rule an enemy could invert says where hidden units stand: given what it sees, every hiding
+    place is as likely as any other to hold each hidden unit, whatever the unit's type, and no place
+    holds one with probability above one half unless a defender keeps its one hidden unit where only
+    one place is left."""
+    units = list(units)
+    shown: list[tuple[Hex | None, UnitType]] = []
+    while units:
+        k = len(units)
+        places = len(_hiding_places(grid, cells, load, k))
+        if places >= 2 * k or (k <= keep and places >= k):
+            break
+        shown += _place(rng, [units.pop()], cells, grid, prefer_cover=HIDEABLE, load=load)
+    places = _hiding_places(grid, cells, load, len(units))
+    hidden: list[tuple[Hex | None, UnitType]] = []
+    for u, k in zip(units, rng.permutation(len(places))):
+        h = places[int(k)]
+        load[h] = load.get(h, 0) + 1
+        hidden.append((h, u))
+    return shown, hidden
+
+
+def _shuffled(rng: np.random.Generator, units: list[UnitType]) -> list[UnitType]:
+    return [units[int(k)] for k in rng.permutation(len(units))]
+
+
 def _garrison(rng: np.random.Generator, force: list[UnitType], objectives: list[Hex], cells: list[Hex],
-              grid: Grid) -> list[tuple[Hex | None, UnitType]]:
-    """A defender's deployment: one unit on or next to each objective first, the rest anywhere in
-    ``cells``; infantry and anti-tank guns take cover where they can."""
+              grid: Grid) -> tuple[list[tuple[Hex | None, UnitType]], list[tuple[Hex | None, UnitType]]]:
+    """A defender's deployment, as (visible, hidden) placements. First a visible guard on or next to
+    each objective (units that cannot hide first, in random order, then infantry or guns, keeping
+    one to hide), then the other visible units anywhere in ``cells``, infantry and guns in cover where
+    they can; then the infantry and guns that hide (``_hide``, at least one)."""
     load: dict[Hex, int] = {}
-    on_table = [u for u in force if u != UnitType.ARTILLERY]
     out: list[tuple[Hex | None, UnitType]] = [(None, u) for u in force if u == UnitType.ARTILLERY]
-    for k, o in enumerate(objectives[:len(on_table)]):
+    on_table = _shuffled(rng, [u for u in force if u != UnitType.ARTILLERY])
+    hide = [u for u in on_table if u in HIDEABLE]
+    show = [u for u in on_table if u not in HIDEABLE]
+    guards = (show + hide[1:])[:len(objectives)]
+    for g in guards:
+        (show if g in show else hide).remove(g)
+    for g, o in zip(guards, objectives):
         for radius in (1, 2):
             try:
-                out += _place(rng, [on_table[k]], [h for h in cells if distance(h, o) <= radius], grid,
-                              prefer_cover=HIDEABLE, load=load)
+                out += _place(rng, [g], [h for h in cells if distance(h, o) <= radius], grid,
+                              prefer_cover=HIDEABLE, load=load, prefer_open=COVERLESS)
                 break
             except _Crowded:
                 continue
         else:
-            out += _place(rng, [on_table[k]], cells, grid, prefer_cover=HIDEABLE, load=load)
-    out += _place(rng, on_table[len(objectives):], cells, grid, prefer_cover=HIDEABLE, load=load)
-    return out
+            out += _place(rng, [g], cells, grid, prefer_cover=HIDEABLE, load=load, prefer_open=COVERLESS)
+    out += _place(rng, show, cells, grid, prefer_cover=HIDEABLE, load=load, prefer_open=COVERLESS)
+    shown, hidden = _hide(rng, hide, cells, grid, load, keep=1)
+    return out + shown, hidden
+
+
+def _meeting_hiding_area(board: _Board, side: int, cells: list[Hex], objectives: list[Hex],
+                         visible: list[tuple[Hex | None, UnitType]]) -> list[Hex]:
+    """A meeting engagement: the hexes of ``cells`` (the side's edge rows) from which a unit moving one
+    hex an activation (foot infantry, anti-tank gun) reaches no objective sooner than the side's
+    fastest visible unit, so hiding there never changes who arrives first."""
+    fastest = board.moves([(h, t) for h, t in visible if h is not None])
+    # One hex an activation is the plain hex distance, and it is symmetric: measure it from the objectives.
+    near = [board.hexes([(o, UnitType.FOOT)]) for o in objectives]
+    return [h for h in cells if all(d[cell_of(h)] >= fastest[cell_of(o)] for d, o in zip(near, objectives))]
+
+
+def _central(board: _Board) -> list[Hex]:
+    """The most central middle-row hex both zones reach: the objective when no other can be found."""
+    centre = from_offset(board.width // 2, board.height // 2)
+    return [min((h for h in board.both if 2 <= to_offset(h)[1] <= board.height - 3),
+                key=lambda h: (distance(h, centre), to_offset(h)), default=centre)]
 
 
 def _objective_name(t: Terrain) -> str:
@@ -445,33 +534,47 @@ def generate_scenario(seed: int, width: int = 12, height: int = 10, turns: int =
               for s in (0, 1)]
     edge_cells = [[h for h in z if h in both] for z in zones]
 
+    # Visible units first, then the objectives (which never look at hidden units), then hidden units.
     if defender < 0:
-        placed = [_place(rng, forces[s], edge_cells[s], grid, prefer_cover=HIDEABLE) for s in (0, 1)]
-        chosen = _fair_objectives(rng, board, n_obj, village, placed[0], placed[1])
+        loads: list[dict[Hex, int]] = [{}, {}]
+        hide: list[list[UnitType]] = [[], []]
+        visible: list[list[tuple[Hex | None, UnitType]]] = [[], []]
+        for s in (0, 1):
+            on_table = _shuffled(rng, [u for u in forces[s] if u != UnitType.ARTILLERY])
+            hide[s] = [u for u in on_table if u in HIDEABLE]
+            show = [u for u in forces[s] if u == UnitType.ARTILLERY] + [u for u in on_table if u not in HIDEABLE]
+            if len(show) == sum(u == UnitType.ARTILLERY for u in show):  # no unit on the table to show
+                show.append(hide[s].pop())
+            visible[s] = _place(rng, show, edge_cells[s], grid, load=loads[s])
+        chosen = _fair_objectives(rng, board, n_obj, village, visible[0], visible[1]) or _central(board)
+        values = [int(rng.integers(1, 3)) for _ in chosen]
+        placed: list[list[tuple[Hex | None, UnitType]]] = [[], []]
+        hidden: list[list[tuple[Hex | None, UnitType]]] = [[], []]
+        for s in (0, 1):
+            area = _meeting_hiding_area(board, s, edge_cells[s], chosen, visible[s])
+            shown, hidden[s] = _hide(rng, hide[s], area, grid, loads[s])
+            placed[s] = visible[s] + shown
     else:
-        chosen = _defended_objectives(rng, board, n_obj, village, defender)
+        chosen = _defended_objectives(rng, board, n_obj, village, defender) or _central(board)
+        values = [int(rng.integers(1, 3)) for _ in chosen]
         placed = [[], []]
+        hidden = [[], []]
         attacker = 1 - defender
         placed[attacker] = _place(rng, forces[attacker], edge_cells[attacker], grid)
         cells = _defence_cells(board, chosen, attacker)
-        placed[defender] = _garrison(rng, forces[defender], chosen, cells, grid)
-    if not chosen:  # no usable middle hex (tiny or crowded map): the most central hex both reach
-        centre = from_offset(width // 2, height // 2)
-        chosen = [min((h for h in both if 2 <= to_offset(h)[1] <= height - 3),
-                      key=lambda h: (distance(h, centre), to_offset(h)), default=centre)]
-    objectives = [{"hex": label(h), "value": int(rng.integers(1, 3)), "name": _objective_name(_at(grid, h)),
-                   "holder": "none" if defender < 0 else SIDES[defender]} for h in chosen]
+        placed[defender], hidden[defender] = _garrison(rng, forces[defender], chosen, cells, grid)
+    objectives = [{"hex": label(h), "value": v, "name": _objective_name(_at(grid, h)),
+                   "holder": "none" if defender < 0 else SIDES[defender]} for h, v in zip(chosen, values)]
 
     sides: dict[str, dict] = {}
     for s in (0, 1):
         units = []
-        for h, u in placed[s]:
+        for (h, u), secret in [(p, False) for p in placed[s]] + [(p, True) for p in hidden[s]]:
             d: dict = {"type": type_name(u)}
             if h is not None:
                 d["hex"] = label(h)
-                # Hidden: the defender's infantry and guns; in a meeting engagement, those that start in cover.
-                if u in HIDEABLE and (s == defender or (defender < 0 and _at(grid, h) in COVER)):
-                    d["hidden"] = True
+            if secret:
+                d["hidden"] = True
             units.append(d)
         sides[SIDES[s]] = {"name": ("Blue battlegroup", "Red battlegroup")[s], "units": units}
     data = {

@@ -15,7 +15,7 @@ from cardwar.envs.hexwar.scenario import (
     MAX_HEIGHT, MAX_WIDTH, Objective, Scenario, ScenarioError, available_scenarios, cell_of, load_scenario,
     scenario_from_dict, victory_sentence,
 )
-from cardwar.envs.hexwar.terrain import COVER, IMPASSABLE, Terrain, stack_limit
+from cardwar.envs.hexwar.terrain import IMPASSABLE, Terrain, stack_limit
 from cardwar.envs.hexwar.units import STATS, UnitType
 
 SHIPPED = ("meeting_engagement", "river_crossing", "artillery_barrage", "hill_and_hedgerows")
@@ -444,8 +444,9 @@ def test_generated_description_states_the_victory_rule(generated):
 
 def test_hidden_units_appear_in_most_generated_battles(generated):
     """Defenders hide their infantry and anti-tank guns (a defender always has some); in a meeting
-    engagement those that start in cover hide. Only 3-point types hide, so the points in the
-    description say no more than the number of hidden units (public: RULES 8.1)."""
+    engagement both sides do, in their own edge rows. Only 3-point types hide, so the points in the
+    description say no more than the number of hidden units (public: RULES 8.1). Exactly where they
+    may stand: tests/hexwar/test_generator_hidden.py."""
     with_hidden = [sc for sc in generated.values() if any(u.hidden for u in sc.units)]
     assert len(with_hidden) >= 0.6 * len(generated)
     for sc in generated.values():
@@ -453,7 +454,8 @@ def test_hidden_units_appear_in_most_generated_battles(generated):
         for u in sc.units:
             if u.hidden:
                 assert u.type in (UnitType.FOOT, UnitType.AT_GUN) and STATS[u.type].points == 3
-                assert u.side == d or (d < 0 and sc.terrain[cell_of(u.hex)] in COVER), (sc.name, u)
+                own_rows = (0, 1) if u.side == 0 else (sc.height - 2, sc.height - 1)
+                assert u.side == d or (d < 0 and to_offset(u.hex)[1] in own_rows), (sc.name, u)
         if d >= 0:
             assert any(u.hidden for u in sc.units if u.side == d), sc.name
 

@@ -101,11 +101,11 @@ def play_game(env: Any, players: Sequence[Any], seed: int, *, game: str, specs: 
     while not table.over:
         seat = table.to_move
         assert seat is not None
-        agent, obs = table.seats[seat], table.observation(seat)
-        budget = clock.budget(used[seat])
+        agent, obs, view = table.seats[seat], table.observation(seat), table.view(seat)  # the dealer's work:
+        budget = clock.budget(used[seat])  # not on the seat's clock
         start = time.perf_counter()
         try:
-            action = ask(players[seat], obs, table.view(seat), budget, table.history[seat])
+            action = ask(players[seat], obs, view, budget, table.history[seat])
         except PlayerFailure as failure:
             if not forfeits:
                 raise

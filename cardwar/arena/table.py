@@ -79,6 +79,10 @@ class Table:
                  scenario: str | None = None) -> None:
         self.env, self.game, self.seed, self.specs, self.scenario = env, game, seed, tuple(specs), scenario
         self.to_str, self.parse = notation(game)
+        if game == "naval":  # the hand tables (0.4 s, once a process): now, not inside a seat's clock
+            from cardwar.envs.naval.hands import prepare_tables
+
+            prepare_tables()
         env.reset(seed=seed)
         self.seats: list[str] = list(env.possible_agents)
         self.moves: list[Move] = []

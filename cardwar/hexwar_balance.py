@@ -13,6 +13,12 @@ For each map ``generate_scenario(seed)``, ``seed`` in ``S .. S+N-1``:
   between two ``heuristic`` agents, each seeing only its own side's view; the score
   of a side is (wins + draws / 2) / games.
 
+Intervals are **clustered by map** (``clustered_interval``): a map's games share its
+terrain, forces and objectives, and often end the same way, so they are not independent
+draws; the map is the unit, and the interval is the mean of the per-map scores plus or
+minus 1.96 standard errors of that mean. The table also counts the maps whose games all
+had the same result.
+
 Rows split the maps by kind: meeting engagements (nobody holds the objectives at the
 start) and attack/defence (one side holds them and deploys around them). The table
 is printed; ``--json`` prints the numbers as one JSON object after it.
@@ -25,6 +31,7 @@ import json
 import math
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 KINDS = ("meeting", "blue defends", "red defends")
@@ -52,6 +59,18 @@ class MapResult:
     """... of which the holder's nearest unit is 4 or more hexes away."""
     farthest: int = 0
     """The largest such distance (hexes)."""
+    points: tuple[float, ...] = ()
+    """Blue's result in each game (1 win, 0.5 draw, 0 loss)."""
+
+    @property
+    def attacker_score(self) -> float:
+        """The attacking side's score on an attack map (the defender is ``kind``)."""
+        return 1 - self.blue_score if self.kind == 0 else self.blue_score
+
+    @property
+    def one_result(self) -> bool:
+        """All of this map's games (two or more) ended the same way."""
+        return len(self.points) > 1 and len(set(self.points)) == 1
 
 
 @dataclass
@@ -66,6 +85,12 @@ class Row:
     tied_objectives: int = 0
     blue_points: float = 0.0
     games: int = 0
+    scores: list = field(default_factory=list)
+    """Blue's score on each map with games (the unit of the clustered interval)."""
+    attacker: list = field(default_factory=list)
+    """The attacker's score on each attack map with games."""
+    one_result: int = 0
+    """Maps whose games all ended the same way."""
 
     def add(self, r: MapResult) -> None:
         self.maps += 1
@@ -76,6 +101,11 @@ class Row:
         self.tied_objectives += r.ties_moves
         self.blue_points += r.blue_score * r.games
         self.games += r.games
+        if r.games:
+            self.scores.append(r.blue_score)
+            if r.kind >= 0:
+                self.attacker.append(r.attacker_score)
+        self.one_result += r.one_result
 
     @property
     def blue_score(self) -> float:
@@ -89,6 +119,23 @@ def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def clustered_interval(per_map: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
+    """Mean of per-map scores and its 95% interval clustered by map: mean +- z * s / sqrt(maps), ``s``
+    the sample standard deviation of the per-map scores (clipped to 0..1). A map's games are not
+    independent of each other (same terrain, forces and objectives), so the map, not the game, is the
+    unit; with equal games per map the mean is the overall score. (nan, 0, 1) for no map, (x, 0, 1)
+    for one."""
+    m = len(per_map)
+    if m == 0:
+        return float("nan"), 0.0, 1.0
+    mean = sum(per_map) / m
+    if m == 1:
+        return mean, 0.0, 1.0
+    var = sum((x - mean) ** 2 for x in per_map) / (m - 1)
+    half = z * math.sqrt(var / m)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
 def defender_of(sc) -> int:
@@ -112,18 +159,18 @@ def analyse_map(args: tuple[int, int, dict]) -> MapResult:
     held = [(o, cell_of(o.hex)) for o in sc.objectives if o.holder >= 0]
     near = {side: hexes_to_reach(sc, side) for side in {o.holder for o, _ in held}}
     gaps = [near[o.holder][c] for o, c in held]
-    points = 0.0
+    points: list[float] = []
     for g in range(games):
         env = hexwar_v0.raw_env(scenario=sc, rules=rules)
         game_seed = seed * 1000 + g
         ret = play_agents(env, agents.make("heuristic", "hexwar", seed=2 * game_seed + 1),
                           agents.make("heuristic", "hexwar", seed=2 * game_seed + 2), game_seed)
-        points += 1.0 if ret[0] > 0 else 0.5 if ret[0] == 0 else 0.0
+        points.append(1.0 if ret[0] > 0 else 0.5 if ret[0] == 0 else 0.0)
     return MapResult(seed, defender_of(sc), any(u.hidden for u in sc.units), first_everywhere(sc, "moves"),
                      first_everywhere(sc, "hexes"), sum(f == -1 for f in firsts), len(sc.objectives),
-                     points / games if games else 0.0, games, len(held),
+                     sum(points) / games if games else 0.0, games, len(held),
                      sum(firsts[i] == 1 - o.holder for i, o in enumerate(sc.objectives) if o.holder >= 0),
-                     sum(g >= 4 for g in gaps), max(gaps, default=0))
+                     sum(g >= 4 for g in gaps), max(gaps, default=0), tuple(points))
 
 
 def run(maps: int, seed: int, games: int, rules: dict, workers: int, progress: bool = True) -> list[MapResult]:
@@ -154,44 +201,46 @@ def totals(results: list[MapResult]) -> dict[str, Row]:
     return rows
 
 
+def _ci(per_map: Sequence[float]) -> str:
+    mean, lo, hi = clustered_interval(per_map)
+    return f"{mean:.3f} ({lo:.3f}-{hi:.3f})"
+
+
 def table(results: list[MapResult], games: int, rules: dict) -> str:
-    """The figures as a Markdown table."""
+    """The figures as a Markdown table (intervals clustered by map)."""
     rows = totals(results)
     head = ("| maps | n | with hidden units | blue first everywhere (moves / hexes) | red first everywhere "
-            "(moves / hexes) | objectives tied (moves) | blue score (95% CI) | red score | attacker score (95% CI) |")
-    lines = [head, "|" + "---|" * 9]
+            "(moves / hexes) | objectives tied (moves) | blue score (95% CI by map) | red score | "
+            "attacker score (95% CI by map) | maps whose games all ended alike |")
+    lines = [head, "|" + "---|" * 10]
     for name, row in rows.items():
         if not row.maps:
             continue
         m, h = row.first["moves"], row.first["hexes"]
-        blue = row.blue_score
-        attacker = ""
         if not row.games:
             lines.append(f"| {name} | {row.maps} | {row.hidden} | {m[0]} / {h[0]} | {m[1]} / {h[1]} | "
-                         f"{row.tied_objectives} of {row.objectives} | - | - | - |")
+                         f"{row.tied_objectives} of {row.objectives} | - | - | - | - |")
             continue
+        attacker = ""
         if name in ("blue defends", "red defends"):
-            att = 1 - blue if name == "blue defends" else blue
-            lo, hi = wilson(att, row.games)
-            attacker = f"{'red' if name == 'blue defends' else 'blue'} {att:.3f} ({lo:.3f}-{hi:.3f})"
-        lo, hi = wilson(blue, row.games)
+            attacker = f"{'red' if name == 'blue defends' else 'blue'} {_ci(row.attacker)}"
         lines.append(f"| {name} | {row.maps} | {row.hidden} | {m[0]} / {h[0]} | {m[1]} / {h[1]} | "
-                     f"{row.tied_objectives} of {row.objectives} | {blue:.3f} ({lo:.3f}-{hi:.3f}) | {1 - blue:.3f} | "
-                     f"{attacker} |")
+                     f"{row.tied_objectives} of {row.objectives} | {_ci(row.scores)} | {1 - row.blue_score:.3f} | "
+                     f"{attacker} | {row.one_result} of {len(row.scores)} |")
     attack = [r for r in results if r.kind >= 0 and r.games]
     if attack:
-        pts = sum((1 - r.blue_score if r.kind == 0 else r.blue_score) * r.games for r in attack)
-        n = sum(r.games for r in attack)
-        lo, hi = wilson(pts / n, n)
-        lines.append(f"| attack/defence, by role | {len(attack)} | | | | | | | attacker {pts / n:.3f} "
-                     f"({lo:.3f}-{hi:.3f}), defender {1 - pts / n:.3f} |")
+        per_map = [r.attacker_score for r in attack]
+        mean = clustered_interval(per_map)[0]
+        lines.append(f"| attack/defence, by role | {len(attack)} | | | | | | | attacker {_ci(per_map)}, "
+                     f"defender {1 - mean:.3f} | {sum(r.one_result for r in attack)} of {len(attack)} |")
     lines.append("")
     defended = sum(r.defended for r in results)
     lines.append(f"Objectives a side holds at the start: {defended}; the other side reaches "
                  f"{sum(r.attacker_first for r in results)} of them first (moves); the holder's nearest unit is "
                  f"4 or more hexes from {sum(r.far for r in results)} (farthest "
                  f"{max((r.farthest for r in results), default=0)}).")
-    lines.append(f"{len(results)} maps, {games} heuristic-vs-heuristic game(s) each, rules {json.dumps(rules)}.")
+    lines.append(f"{len(results)} maps, {games} heuristic-vs-heuristic game(s) each, rules {json.dumps(rules)}; "
+                 "intervals: mean of per-map scores +- 1.96 standard errors, clustered by map.")
     return "\n".join(lines)
 
 
@@ -211,7 +260,10 @@ def main(argv: list[str] | None = None) -> int:
     print(table(results, a.games, rules))
     if a.json:
         print(json.dumps({name: {"maps": r.maps, "hidden": r.hidden, "first": r.first, "blue_score": r.blue_score,
-                                 "games": r.games} for name, r in totals(results).items()}))
+                                 "blue_ci": clustered_interval(r.scores)[1:], "games": r.games,
+                                 "attacker": clustered_interval(r.attacker) if r.attacker else None,
+                                 "one_result": r.one_result}
+                          for name, r in totals(results).items()}))
     return 0
 
 

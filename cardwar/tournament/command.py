@@ -120,8 +120,8 @@ def run_command(args: argparse.Namespace) -> int:
         raise ValueError(f"--db {db} is a folder; give a file name")
     if args.report_only and not db.exists():
         raise ValueError(f"{db} holds no tournament {config.name!r} (there is no such file)")
+    _check_out(out)  # before the first game, not after the last (and before the database is made)
     with Store(db, readonly=args.report_only) as store:
-        _check_out(out)  # before the first game, not after the last
         if args.report_only:
             if store.config(config.name) is None:
                 raise ValueError(f"{db} holds no tournament {config.name!r}"

@@ -8,7 +8,8 @@ A player is anything with ``act(observation, view) -> action``. A player that ca
 keep to a time budget (an engine process) also has ``act_within(observation, view,
 budget_ms, history)``; it is given the seat's visible move history (a
 :class:`cardwar.arena.table.SeatHistory`: the public log's lines, and ``history.moves``
-in notation) and the time it has left. The seat's view is built before its clock starts. Forfeits follow Kaggle's environments' classification:
+in notation) and the time it has left. The seat's view is built before its clock
+starts. Forfeits follow Kaggle's environments' classification:
 
 - ``error``: the player raised or its process crashed;
 - ``timeout``: it took longer than the move time or ran out of game time (an

@@ -10,11 +10,12 @@
       random: random
       heuristic: heuristic
       mybot: engine:python mybot.py
-    format: round_robin            # or gauntlet (the first entrant, or `gauntlet:`, against the field)
+    format: round_robin            # or gauntlet (`gauntlet:` names the entrant against the field)
     pairs: 20                      # game pairs per pairing: the same seed twice, seats swapped
     seed: 0                        # pair k of every pairing plays seed + k
     time: {move_ms: 2000, game_ms: null}
     sprt: null                     # gauntlet only: {elo0: 0, elo1: 20, alpha: 0.05, beta: 0.05}
+    anchor: random                 # the entrant rated 0 (default: the first whose spec is random)
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class TournamentConfig:
     move_ms: int | None = 2000
     game_ms: int | None = None
     sprt: Sprt | None = None
+    anchor: str | None = None  # the entrant rated 0 in the reports (see cardwar.tournament.report.choose_anchor)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -97,8 +99,8 @@ def describe_changes(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str
         elif before[name] != spec:
             out.append(("spec", f"entrant {name!r} changed its spec: {before[name]} -> {spec}"))
     out += [("removed", f"entrant {name!r} removed") for name in before if name not in after]
-    for key in sorted(set(old) | set(new)):
-        if key not in ("entrants", "name") and old.get(key) != new.get(key):
+    for key in sorted(set(old) | set(new)):  # the anchor only chooses the reports' zero: not a change of games
+        if key not in ("entrants", "name", "anchor") and old.get(key) != new.get(key):
             out.append(("key", f"{key}: {show(old.get(key))} -> {show(new.get(key))}"))
     return out
 
@@ -134,7 +136,8 @@ def config_from_dict(data: Any, where: str = "") -> TournamentConfig:
 
     if not isinstance(data, dict):
         _fail(where or "config", "expected a mapping of keys")
-    known = {"name", "game", "entrants", "format", "gauntlet", "pairs", "seed", "scenarios", "rules", "time", "sprt"}
+    known = {"name", "game", "entrants", "format", "gauntlet", "pairs", "seed", "scenarios", "rules", "time", "sprt",
+             "anchor"}
     for key in data:
         if key not in known:
             import difflib
@@ -170,6 +173,9 @@ def config_from_dict(data: Any, where: str = "") -> TournamentConfig:
     if fmt == "gauntlet" and gauntlet is None:  # never "the first entrant": the order of entrants means nothing
         _fail(f"{where}gauntlet", f"format gauntlet plays one entrant against the field; name it with gauntlet: "
                                   f"NAME (--gauntlet NAME), one of {', '.join(entrants)}")
+    anchor = data.get("anchor")
+    if anchor is not None and anchor not in entrants:
+        _fail(f"{where}anchor", f"{anchor!r} is not an entrant; entrants: {', '.join(entrants)}")
     scenarios = data.get("scenarios") or []
     if isinstance(scenarios, str):
         scenarios = [scenarios]
@@ -200,7 +206,7 @@ def config_from_dict(data: Any, where: str = "") -> TournamentConfig:
         gauntlet=gauntlet, pairs=_int(data, "pairs", 10, 1, where), seed=_int(data, "seed", 0, 0, where),
         scenarios=tuple(str(s) for s in scenarios), rules=dict(rules),
         move_ms=_int(time_, "move_ms", 2000, 1, f"{where}time.", nullable=True),
-        game_ms=_int(time_, "game_ms", None, 1, f"{where}time.", nullable=True), sprt=sprt)
+        game_ms=_int(time_, "game_ms", None, 1, f"{where}time.", nullable=True), sprt=sprt, anchor=anchor)
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):

@@ -233,3 +233,14 @@ def test_the_report_of_a_resumed_changed_tournament_counts_each_game_once(tmp_pa
         rows = current_rows(grown, store)
     text = to_markdown(build_report(grown, rows, rounds=20))
     assert f"{len(rows)} games in {len(rows) // 2} duplicate pairs" in text and len(rows) == 24
+
+
+def test_the_anchor_key_chooses_the_reports_zero_and_changes_no_game(tmp_path):
+    from cardwar.tournament.config import TournamentConfigError
+
+    with pytest.raises(TournamentConfigError, match="anchor: 'nobody' is not an entrant"):
+        _config(anchor="nobody")
+    with Store(tmp_path / "t.sqlite") as store:
+        run_tournament(_config(), store)
+        summary = run_tournament(_config(anchor="r2"), store)  # no --allow-changed: the games are the same
+    assert (summary.played, summary.already) == (0, 6)

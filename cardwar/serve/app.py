@@ -12,7 +12,7 @@ Routes (all JSON; errors are ``{"error": MESSAGE}`` with a 4xx status):
   watch token, or its token);
 - ``GET /api/sessions/{id}/record``: the game record, once the game is over (either token);
 - ``GET /``: the web page (``cardwar/serve/static``), which uses only these routes;
-- ``GET /docs`` and ``/redoc``: the API's docs, their scripts served by this server (fastapi-offline).
+- ``GET /docs`` and ``/redoc``: the API's docs, their scripts served by this server (:mod:`.docs_pages`).
 
 The token goes in ``Authorization: Bearer TOKEN`` (or ``?token=`` for a browser's EventSource and
 a link to the record, which cannot set headers; the server's access log hides it). Every read
@@ -37,13 +37,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from fastapi.staticfiles import StaticFiles
-from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardwar import __version__
 from cardwar.record import SEATS
 from cardwar.serve import streams
 from cardwar.serve.bots import bot_catalogue
+from cardwar.serve.docs_pages import add_docs
 from cardwar.serve.errors import ServeError
 from cardwar.serve.events import Broadcaster, StreamLimits
 from cardwar.serve.middleware import BodyLimit, error_response
@@ -52,8 +52,6 @@ from cardwar.serve.sessions import Session, SessionManager, scenarios
 from cardwar.serve.settings import ServerSettings
 
 STATIC = Path(__file__).with_name("static")
-DOCS_ASSETS = "/static-docs"
-"""Where the API docs' scripts and styles are served from (the fastapi-offline package's copies)."""
 
 log = logging.getLogger("cardwar.serve")
 
@@ -147,12 +145,10 @@ def create_app(settings: ServerSettings) -> FastAPI:
                 await task
             manager.close()
 
-    # /docs and /redoc load their scripts from this server (the fastapi-offline package ships them), not a CDN
-    app = FastAPIOffline(title="cardwar bot server", version=__version__, lifespan=lifespan,
-                         static_url=DOCS_ASSETS, favicon_url="/static/favicon.svg",
-                         swagger_ui_parameters={"validatorUrl": None},
-                         description="Play cardwar's agents from any front end. The server is the dealer: a client "
-                                     "sees only what its seat may know. See docs/serve.md.")
+    app = FastAPI(title="cardwar bot server", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
+                  description="Play cardwar's agents from any front end. The server is the dealer: a client "
+                              "sees only what its seat may know. See docs/serve.md.")
+    add_docs(app)  # /docs and /redoc load their scripts from this server (the fastapi-offline package's copies)
     app.state.manager, app.state.broadcaster = manager, broadcaster
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     if settings.cors_origins:

@@ -161,6 +161,8 @@ def test_the_api_docs_load_everything_from_this_server(api, page, script):
     assert not re.search(r"(https?:)?//[a-z0-9.-]+", html, re.I), "the docs page names another host"
     refs = re.findall(r"""(?:src|href)=["']([^"']+)["']""", html)
     assert any(ref.endswith(script) for ref in refs), refs
+    policy = api.client.get(page).headers["content-security-policy"]  # nor may anything on the page reach out
+    assert "default-src 'self'" in policy and "img-src 'self' data: blob:" in policy and "https" not in policy
     for ref in refs:
         assert ref.startswith("/"), ref
         r = api.client.get(ref)

@@ -229,3 +229,105 @@ def test_a_searching_bot_starts_with_the_default_move_time_and_any_round_one(ser
     page.select_option("#agent", "mcts")
     page.fill("#move_ms", "500")
     assert page.evaluate("document.querySelector('#move_ms').checkValidity()")
+
+
+def rect_overlap(a: dict[str, float], b: dict[str, float]) -> float:
+    """The area two bounding boxes share (0: none)."""
+    w = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    h = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    return max(0.0, w) * max(0.0, h)
+
+
+BOX = "e => { const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; }"
+
+
+def test_a_phone_shows_a_readable_headline_big_hexes_the_scenario_and_units_on_objectives(
+        server: ServerProcess, browser: Any) -> None:
+    """390 x 844: the headline keeps its size and its row, a hex is a finger wide (the map scrolls in its box,
+    not the page), the scenario's story and victory condition are shown, the legend has every terrain, and an
+    objective's star never covers the unit in its hex."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    try:
+        start_game(page, server.url, "hexwar", scenario="river_crossing", seat="red")  # red holds F8 at the start
+        state = api_state(server, page)
+        headline = page.locator("#headline")
+        size = float(headline.evaluate("e => getComputedStyle(e).fontSize").removesuffix("px"))
+        box = headline.bounding_box()
+        assert size >= 16 and box["width"] >= 300 and box["height"] >= 16, (size, box)
+        assert "River crossing" in headline.inner_text()
+        assert headline.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), "the headline is cut off"
+        cell = page.locator("svg.hexmap [data-hex=A1] .hit").bounding_box()
+        assert cell["width"] >= 40 and cell["height"] >= 44, cell
+        assert page.locator(".map-box").evaluate("e => e.scrollWidth > e.clientWidth")  # the map scrolls...
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")  # ...not the page
+        # the scenario: its story and its victory condition
+        info = page.locator("#scenario-info")
+        assert info.is_visible() and "River crossing" in info.inner_text()
+        assert "Holland, September 1944" in info.locator(".scenario-story").inner_text()
+        victory = " ".join(info.locator(".scenario-victory").inner_text().split())
+        assert victory == "Victory: " + " ".join(state["map"]["victory"].removeprefix("Victory: ").split())
+        # every terrain in the legend
+        shown = set(page.locator(".legend [data-terrain]").evaluate_all("es => es.map(e => e.dataset.terrain)"))
+        assert {"clear", "woods", "buildings", "broken", "hill", "river", "ford", "bridge", "marsh", "lake"} <= shown
+        # a unit on an objective: the star is beside it, never over it, and units are drawn above objectives
+        objectives = [o["hex"] for o in state["map"]["objectives"]]
+        held = [(u, objectives.index(u["hex"])) for u in state["view"]["units"] if u["hex"] in objectives]
+        assert held, "the test wants a unit on an objective hex"
+        for unit, i in held:
+            counter = page.locator(f"svg.hexmap .unit[data-unit='{unit['id']}'] .counter").evaluate(BOX)
+            star = page.locator("svg.hexmap .objective").nth(i).locator(".obj-star").evaluate(BOX)
+            hex_box = page.locator(f"svg.hexmap [data-hex={unit['hex']}] .hit").evaluate(BOX)
+            assert rect_overlap(counter, star) == 0, (unit, counter, star)
+            assert rect_overlap(star, hex_box) == (star["right"] - star["left"]) * (star["bottom"] - star["top"])
+        assert page.evaluate("""() => { const g = [...document.querySelector('svg.hexmap').children];
+            return g.findIndex(e => e.classList.contains('units')) > g.findIndex(e => e.classList.contains('objectives')); }""")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "serve-phone.png"), full_page=True)
+        play_move(page, random.Random(2))  # and it plays on a phone
+        assert version(page) > state["version"]
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_new_game_resigns_the_game_left_so_it_no_longer_counts(server: ServerProcess, page: Any) -> None:
+    """Leaving a game in play by New game resigns it (a second click confirms): the old session is over, as
+    resigned, and a new game can start at once."""
+    start_game(page, server.url, "naval")
+    old = saved_session(page)
+    assert api_get(server, f"/api/sessions/{old['id']}", old["token"])["status"] == "your_turn"
+    page.click("#new-game")
+    assert "Resign" in page.locator("#new-game").inner_text()  # asks first
+    assert api_get(server, f"/api/sessions/{old['id']}", old["token"])["status"] == "your_turn"
+    page.click("#new-game")
+    page.wait_for_selector("#setup:not([hidden])")
+    page.wait_for_selector("#game[data-busy=false]", state="attached")
+    left = api_get(server, f"/api/sessions/{old['id']}", old["token"])
+    assert left["status"] == "over" and left["result"] == {"winner": "captain_b", "resigned": "captain_a"}
+    assert page.evaluate("localStorage.getItem('cardwar.session')") is None and not page.locator("#error").is_visible()
+    start_game(page, server.url, "naval")
+    assert saved_session(page)["id"] != old["id"]
+
+
+@pytest.mark.parametrize("path, ready", [("/docs", ".swagger-ui .opblock"), ("/redoc", "[role=menuitem]")])
+def test_the_api_docs_render_with_no_network_but_this_server(server: ServerProcess, page: Any, path: str,
+                                                             ready: str) -> None:
+    """/docs (Swagger UI) and /redoc draw the API with every request to another host refused: offline they work."""
+    elsewhere: list[str] = []
+
+    def only_here(route: Any) -> None:
+        if route.request.url.startswith(server.url):
+            route.continue_()
+        else:
+            elsewhere.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", only_here)
+    page.goto(server.url + path)
+    page.wait_for_selector(ready)
+    assert "/api/sessions" in page.locator("body").inner_text()
+    assert not elsewhere, elsewhere

@@ -15,7 +15,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 
 const ui = {};
 let catalogue = null;     // GET /api/games
-let session = null;       // {id, token, botMoves}
+let session = null;       // {id, token, watch, botMoves}
 let state = null;         // the last state the server sent
 let prefix = [];          // the steps clicked so far
 let busy = false;         // a request is in flight
@@ -23,7 +23,7 @@ let events = null;        // the EventSource of the session
 
 // ------------------------------------------------------------------ helpers
 class ApiError extends Error {
-  constructor(status, message) { super(message); this.status = status; }
+  constructor(status, message, retryAfter) { super(message); this.status = status; this.retryAfter = retryAfter; }
 }
 
 async function api(method, path, body) {
@@ -39,7 +39,9 @@ async function api(method, path, body) {
   let data = null;
   try { data = await response.json(); } catch (_) { data = null; }
   if (!response.ok) {
-    throw new ApiError(response.status, (data && data.error) || ("HTTP " + response.status + " " + response.statusText));
+    const retry = parseInt(response.headers.get("Retry-After") || "", 10);
+    throw new ApiError(response.status, (data && data.error) || ("HTTP " + response.status + " " + response.statusText),
+      isNaN(retry) ? null : retry);
   }
   return data;
 }
@@ -207,14 +209,15 @@ async function startGame(event) {
   try {
     session = null;
     const data = await api("POST", "/api/sessions", body);
-    session = {id: data.id, token: data.token, botMoves: data.bot_moves.slice()};
+    session = {id: data.id, token: data.token, watch: data.watch_token, botMoves: data.bot_moves.slice()};
     saveSession();
     state = null;
     accept(data.state);
     showGame();
     openEvents();
   } catch (err) {
-    showError(err.message);
+    showError(err.status === 429 && err.retryAfter ? `${err.message}. This browser may start a game again in about ` +
+      `${Math.ceil(err.retryAfter / 60)} minute${err.retryAfter > 60 ? "s" : ""}.` : err.message);
   } finally {
     ui.start.textContent = "Start the game";
     setBusy(false);
@@ -317,20 +320,39 @@ async function resign() {
   }
 }
 
-function newGame() {
-  if (state && state.status !== "over" && ui.newGame.dataset.confirm !== "yes") {
+/** Leave the game for the setup form: a game still in play is resigned first (a second click confirms), so it
+ * no longer counts toward the server's cap of games in play per address. */
+async function newGame() {
+  if (busy) return;
+  const playing = state && state.status !== "over";
+  if (playing && ui.newGame.dataset.confirm !== "yes") {
     ui.newGame.dataset.confirm = "yes";
-    ui.newGame.textContent = "Leave this game?";
+    ui.newGame.textContent = "Resign and start anew?";
     setTimeout(() => { ui.newGame.dataset.confirm = ""; ui.newGame.textContent = "New game"; }, 4000);
     return;
   }
   ui.newGame.dataset.confirm = "";
   ui.newGame.textContent = "New game";
+  let message = "";
+  if (playing) {
+    setBusy(true);
+    try {
+      await api("POST", `/api/sessions/${encodeURIComponent(session.id)}/resign`, {});
+    } catch (err) {  // 409: it ended meanwhile, 404/410: it is gone; anything else: say what it costs
+      if (![404, 409, 410].includes(err.status)) {
+        const idle = catalogue && catalogue.limits.session_idle_s;
+        message = `The old game could not be resigned (${err.message}); it stops counting toward this ` +
+          `server's limit of games in play${idle ? " after " + Math.round(idle / 60) + " minutes without a move" : ""}.`;
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
   closeEvents();
   session = null;
   state = null;
   saveSession();
-  showError("");
+  showError(message);
   showSetup();
 }
 
@@ -357,10 +379,12 @@ function showSetup() {
 }
 
 function showGame() {
+  const fromSetup = !ui.setup.hidden;
   ui.loading.hidden = true;
   ui.setup.hidden = true;
   ui.game.hidden = false;
   ui.newGame.hidden = false;
+  if (fromSetup) window.scrollTo(0, 0);  // the form's Start button may be far down a phone's page
 }
 
 // ------------------------------------------------------------------ moves and clicks
@@ -463,11 +487,28 @@ function render() {
     `&middot; bot: ${esc(state.bot.agent)}</span>`;
   document.title = `${title} \u2013 cardwar`;
   if (state.game === "naval") renderNaval(); else renderHex();
+  renderScenario();
   renderTurn();
   renderActions();
   renderResult();
   renderBotMoves();
   renderLog();
+}
+
+/** The scenario's story and its victory condition (the hex game; the story's own "Victory:" part is the same
+ * sentence the server sends as map.victory, so it is shown once). */
+function renderScenario() {
+  const map = state.game === "hexwar" ? state.map : null;
+  ui.scenarioInfo.hidden = !map;
+  if (!map) return;
+  const description = String(map.description || "");
+  const cut = description.indexOf("Victory:");
+  const story = (cut >= 0 ? description.slice(0, cut) : description).trim();
+  const victory = String(map.victory || (cut >= 0 ? description.slice(cut) : "")).replace(/^Victory:\s*/, "");
+  ui.scenarioInfo.innerHTML = `<h2>Scenario</h2><div class="scenario-title">${esc(map.title || human(map.name))}` +
+    ` <span class="muted">\u00b7 ${esc(map.turns)} turns</span></div>` +
+    (story ? `<p class="scenario-story">${esc(story)}</p>` : "") +
+    (victory ? `<p class="scenario-victory"><b>Victory:</b> ${esc(victory)}</p>` : "");
 }
 
 function renderTurn() {
@@ -612,7 +653,9 @@ function renderResult() {
   pair("sealanes", d.sealanes); pair("seazones", d.seazones); pair("cards in hand", d.cards_in_hand);
   pair("objective points", d.objective_points); pair("units lost", d.units_lost);
   const order = state.game === "naval" ? "(A \u2013 B)" : "(blue \u2013 red)";
-  const url = `/api/sessions/${encodeURIComponent(state.session)}/record`;
+  // a link cannot send a header: the watch token (it may see the record once the game is over) goes in the query
+  const url = `/api/sessions/${encodeURIComponent(state.session)}/record?token=` +
+    encodeURIComponent(session.watch || session.token);
   ui.result.className = "result " + cls;
   ui.result.hidden = false;
   ui.result.innerHTML = `<div class="result-head">${esc(headline)}</div>` +
@@ -732,6 +775,7 @@ const TERRAIN = {".": "clear", W: "woods", B: "buildings", X: "broken", H: "hill
 const HEX_R = 34;
 const HEX_W = Math.sqrt(3) * HEX_R;
 const HEX_MARGIN = 6;
+const MIN_HEX_PX = 44;  // the least a hex is drawn across (a finger's width): a narrower screen scrolls the map
 
 function unitById(id) { return state.view.units.find(u => u.id === id); }
 function unitName(u) { return (TYPE_INFO[u.type] || [u.type, human(u.type)])[1]; }
@@ -839,6 +883,7 @@ function renderHex() {
   const H = HEX_MARGIN * 2 + HEX_R * (2 + 1.5 * (height - 1));
   const root = svg("svg", {viewBox: `0 0 ${W.toFixed(0)} ${H.toFixed(0)}`, class: "hexmap", role: "img",
     "aria-label": "hex map"});
+  root.style.minWidth = `${Math.ceil(W * MIN_HEX_PX / HEX_W)}px`;
   const terrain = svg("g", {class: "terrain"});
   const hexes = svg("g", {class: "hexes"});
   for (let row = 0; row < height; row++) {
@@ -849,7 +894,8 @@ function renderHex() {
       const deco = svg("g", {class: `t-${t}`});
       deco.append(svg("polygon", {points: hexPoints(cx, cy, HEX_R), class: "ground"}));
       terrainDecoration(deco, t, cx, cy);
-      deco.append(svg("text", {x: cx, y: cy - HEX_R * 0.62, class: "hexlabel"}, label));
+      const objective = map.objectives.some(o => o.hex === label);  // its star takes the top right: label left
+      deco.append(svg("text", {x: objective ? cx - HEX_R * 0.3 : cx, y: cy - HEX_R * 0.62, class: "hexlabel"}, label));
       terrain.append(deco);
       const g = svg("g", {class: "hex", "data-step": `hex:${label}`, "data-hex": label});
       g.append(svg("title", {}, `${label}: ${t}`));
@@ -866,8 +912,10 @@ function renderHex() {
     const g = svg("g", {class: `objective holder-${holder}`});
     g.append(svg("title", {}, `${o.name ? o.name + ", " : ""}objective ${o.hex}: ${o.value} point${o.value === 1 ? "" : "s"}, held by ${holder}`));
     g.append(svg("polygon", {points: hexPoints(cx, cy, HEX_R - 4), class: "obj-ring"}));
-    g.append(svg("polygon", {points: starPoints(cx + HEX_R * 0.5, cy + HEX_R * 0.42, 9), class: "obj-star"}));
-    g.append(svg("text", {x: cx + HEX_R * 0.5, y: cy + HEX_R * 0.42 + 3.5, class: "obj-value"}, String(o.value)));
+    // the star sits in the top right corner, above where units stand (cy - 8 and below), so it never hides one
+    const [sx, sy] = [cx + HEX_R * 0.33, cy - HEX_R * 0.56];
+    g.append(svg("polygon", {points: starPoints(sx, sy, 7.5), class: "obj-star"}));
+    g.append(svg("text", {x: sx, y: sy + 2.6, class: "obj-value"}, String(o.value)));
     objectives.append(g);
   });
   root.append(objectives);
@@ -937,8 +985,20 @@ function renderHex() {
   }
   wrap.append(cardStrip());
   wrap.append(legend());
+  const old = ui.board.querySelector(".map-box");
+  const scrolled = old && old.dataset.session === state.session ? [old.scrollLeft, old.scrollTop] : null;
+  mapBox.dataset.session = state.session;
   ui.board.innerHTML = "";
   ui.board.append(wrap);
+  if (scrolled) {  // a new state keeps the map where the player scrolled it
+    [mapBox.scrollLeft, mapBox.scrollTop] = scrolled;
+  } else if (mapBox.scrollWidth > mapBox.clientWidth) {  // a narrow screen: start with the acting unit in view
+    const unit = root.querySelector(".unit.acting") || root.querySelector(`.unit.side-${state.you}`);
+    if (unit) {
+      const u = unit.getBoundingClientRect(), box = mapBox.getBoundingClientRect();
+      mapBox.scrollLeft += u.left + u.width / 2 - (box.left + box.width / 2);
+    }
+  }
 }
 
 function cardStrip() {
@@ -970,11 +1030,12 @@ function cardStrip() {
   return strip;
 }
 
+const LEGEND_TERRAIN = ["clear", "woods", "buildings", "broken", "hill", "river", "ford", "bridge", "marsh", "lake"];
+
 function legend() {
   return el("div", {class: "legend"},
-    `<span><i class="sw t-clear"></i>clear</span><span><i class="sw t-woods"></i>woods</span>` +
-    `<span><i class="sw t-buildings"></i>buildings</span><span><i class="sw t-broken"></i>broken</span>` +
-    `<span><i class="sw t-hill"></i>hill</span><span><i class="sw t-river"></i>river</span>` +
+    LEGEND_TERRAIN.map(t => `<span data-terrain="${t}"><i class="sw t-${t}"></i>${t}</span>`).join("") +
+    `<span data-legend="objective"><i class="sw-star">\u2605</i>objective (its points)</span>` +
     `<span class="legend-units">I foot \u00b7 N mech \u00b7 O motor \u00b7 G AT gun \u00b7 T tank \u00b7 S SP gun \u00b7 R mortar \u00b7 A artillery \u00b7 C armoured car</span>`);
 }
 
@@ -983,6 +1044,7 @@ async function init() {
   for (const id of ["error", "setup", "game", "board", "turn", "actions", "prompt", "choices", "result", "log",
     "headline", "resign", "loading", "scenario", "seat", "agent", "rules"]) ui[id] = document.getElementById(id);
   ui.newGame = document.getElementById("new-game");
+  ui.scenarioInfo = document.getElementById("scenario-info");
   ui.botMoves = document.getElementById("bot-moves");
   ui.moveForm = document.getElementById("move-form");
   ui.moveInput = document.getElementById("move-input");

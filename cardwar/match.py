@@ -64,23 +64,22 @@ def play_game(game: str, spec_first: str, spec_second: str, seed: int, scenario:
     """One game; returns the two seats' returns. Each player sees only its seat's observation and view.
 
     A spec may name one of our agents or an external engine (``engine:CMD``); an engine
-    that misbehaves forfeits, as in a tournament. ``dealer`` turns ``seed`` into the deal
+    that misbehaves forfeits, as in a tournament, and one process plays game after game. ``dealer`` turns ``seed`` into the deal
     and the seats' seeds; without one, the reproducible research seeds (any seat can invert them).
     """
-    from cardwar.arena import is_engine_spec, make_player, play_game as arena_game
+    from cardwar.arena import is_engine_spec, play_game as arena_game
+    from cardwar.arena.players import release_players, seat_player
 
     dealer = dealer or Dealer(None)
-    players = [make_player(spec_first, game, seed=dealer.seat(seed, 0)),
-               make_player(spec_second, game, seed=dealer.seat(seed, 1))]
-    engines = any(is_engine_spec(s) for s in (spec_first, spec_second))
+    specs = (spec_first, spec_second)
+    players = [seat_player(spec, game, dealer.seat(seed, i)) for i, spec in enumerate(specs)]  # engines kept
+    outcome = None
     try:
-        return arena_game(make_env(game, scenario, rules), players, dealer.deal(seed), game=game,
-                          specs=(spec_first, spec_second), scenario=scenario, forfeits=engines).returns
+        outcome = arena_game(make_env(game, scenario, rules), players, dealer.deal(seed), game=game, specs=specs,
+                             scenario=scenario, forfeits=any(is_engine_spec(s) for s in specs))
+        return outcome.returns
     finally:
-        for p in players:
-            close = getattr(p, "close", None)
-            if close is not None:
-                close()
+        release_players(players, outcome)  # an engine is told the result and kept for the next game
 
 
 def play_agents(env, first, second, seed: int, on_move=None) -> list[float]:

@@ -128,7 +128,8 @@ def start(target: Callable[..., None], args: tuple, name: str) -> mp.process.Bas
 
 
 # ---------------------------------------------------------------------------------------------- job pool
-def _pool_worker(conn: Connection, fn: Callable[[Any], Any], parent_pid: int, inherited: list[Connection]) -> None:
+def _pool_worker(conn: Connection, fn: Callable[[Any], Any], parent_pid: int, inherited: list[Connection],
+                 on_exit: Callable[[], None] | None = None) -> None:
     for other in inherited:  # the parent's ends of earlier workers' pipes: theirs alone to hold
         other.close()
     worker_setup(parent_pid)
@@ -148,6 +149,11 @@ def _pool_worker(conn: Connection, fn: Callable[[Any], Any], parent_pid: int, in
                 break
     finally:
         conn.close()
+        if on_exit is not None:  # os._exit skips atexit: what the worker kept (an engine process) ends here
+            try:
+                on_exit()
+            except Exception:  # noqa: BLE001 - the worker is leaving either way
+                pass
         os._exit(0)
 
 
@@ -155,17 +161,20 @@ class WorkerPool:
     """``workers`` forked processes running ``fn(job)``, one job at a time each.
 
     Use as a context manager: leaving it (normally, by an exception or by Ctrl-C) ends every
-    worker. ``fn`` must be a module-level function (it is looked up again in the child).
+    worker. ``fn`` must be a module-level function (it is looked up again in the child);
+    ``on_exit`` runs in each worker as it leaves (e.g. to end the engines it kept).
     """
 
-    def __init__(self, fn: Callable[[Any], Any], workers: int, name: str = "worker") -> None:
+    def __init__(self, fn: Callable[[Any], Any], workers: int, name: str = "worker",
+                 on_exit: Callable[[], None] | None = None) -> None:
         self.name = name
         self.conns: list[Connection] = []
         self.processes: list[mp.process.BaseProcess] = []
         parent = os.getpid()
         for k in range(max(1, workers)):
             ours, theirs = mp.get_context("fork").Pipe()
-            self.processes.append(start(_pool_worker, (theirs, fn, parent, list(self.conns)), f"{name}-{k}"))
+            self.processes.append(start(_pool_worker, (theirs, fn, parent, list(self.conns), on_exit),
+                                        f"{name}-{k}"))
             theirs.close()
             self.conns.append(ours)
 

@@ -4,11 +4,10 @@
 Under the old seeding a seat got ``2 * game_seed + 1 + seat``, so ``(seed - 1 - seat) // 2``
 was the game seed: reset the env with it and read the other seat's hand (naval) or the
 hexes of the enemy's hidden units (hexwar). It writes each guess as a JSON line to the file
-``$ATTACK_LOG`` and plays the first legal move. The test scores the guesses against the truth.
+named by its argument and plays the first legal move. The test scores the guesses against the truth.
 """
 
 import json
-import os
 import sys
 
 
@@ -28,7 +27,7 @@ def guess(game: str, seat: str, seed: int, scenario: dict | None) -> list:
 
 
 def main() -> int:
-    log = open(os.environ["ATTACK_LOG"], "a")
+    log = open(sys.argv[1], "a")
     for line in sys.stdin:
         msg = json.loads(line)
         if msg["type"] == "hello":

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from cardwar.arena.players import close_engines
 from cardwar.arena.seeds import Dealer
 from cardwar.envs import make_raw_env
 from cardwar.match import run_match
@@ -41,13 +42,15 @@ def hit_rate(guesses: list[list], truths: list[list]) -> float:
     return hits / max(1, sum(len(t) for t in truths))
 
 
-def attack(tmp_path: Path, monkeypatch, game: str, dealer: Dealer, games: int, seed: int) -> tuple[list, list]:
-    """Play the attacker against random; its guesses and the truths, game by game."""
+def attack(tmp_path: Path, game: str, dealer: Dealer, games: int, seed: int) -> tuple[list, list]:
+    """Play the attacker (one process, kept from game to game) against random; its guesses and the truths."""
     log = tmp_path / f"attack-{game}-{dealer.secret}.jsonl"
-    monkeypatch.setenv("ATTACK_LOG", str(log))
     scenario, rules = HEX if game == "hexwar" else (None, None)
-    res = run_match(game, f"engine:{sys.executable} {ATTACKER}", "random", games, seed=seed, scenario=scenario,
-                    rules=rules, progress=False, dealer=dealer)
+    try:
+        res = run_match(game, f"engine:{sys.executable} {ATTACKER} {log}", "random", games, seed=seed,
+                        scenario=scenario, rules=rules, progress=False, dealer=dealer)
+    finally:
+        close_engines()
     assert res.games == games
     said = {(d["seed"], d["seat"]): d["guess"] for d in map(json.loads, log.read_text().splitlines())}
     guesses, truths = [], []
@@ -60,13 +63,13 @@ def attack(tmp_path: Path, monkeypatch, game: str, dealer: Dealer, games: int, s
 
 
 @pytest.mark.parametrize("game", ["naval", "hexwar"])
-def test_the_old_seeds_gave_the_game_away(tmp_path, monkeypatch, game):
-    guesses, truths = attack(tmp_path, monkeypatch, game, Dealer(None), 4, seed=300)
+def test_the_old_seeds_gave_the_game_away(tmp_path, game):
+    guesses, truths = attack(tmp_path, game, Dealer(None), 4, seed=300)
     assert sum(map(len, truths)) > 0 and hit_rate(guesses, truths) == 1.0  # the attack works: the test bites
 
 
-def test_a_naval_engine_cannot_read_the_other_hand_from_its_seed(tmp_path, monkeypatch):
-    guesses, truths = attack(tmp_path, monkeypatch, "naval", Dealer.fresh(), 20, seed=300)
+def test_a_naval_engine_cannot_read_the_other_hand_from_its_seed(tmp_path):
+    guesses, truths = attack(tmp_path, "naval", Dealer.fresh(), 60, seed=300)
     hand = len(truths[0])
     chance = hand / (52 - hand)  # a hand drawn blind from the cards the attacker does not hold
     n = sum(map(len, truths))
@@ -74,8 +77,8 @@ def test_a_naval_engine_cannot_read_the_other_hand_from_its_seed(tmp_path, monke
     assert hit_rate(guesses, truths) < chance + 4 * sd, (hit_rate(guesses, truths), chance)
 
 
-def test_a_hex_engine_cannot_find_the_hidden_units_from_its_seed(tmp_path, monkeypatch):
-    guesses, truths = attack(tmp_path, monkeypatch, "hexwar", Dealer.fresh(), 12, seed=300)
+def test_a_hex_engine_cannot_find_the_hidden_units_from_its_seed(tmp_path):
+    guesses, truths = attack(tmp_path, "hexwar", Dealer.fresh(), 40, seed=300)
     # chance: the same guesser fed seeds that have nothing to do with the game
     rng = random.Random(7)
     blind = [truth("hexwar", rng.randrange(10**6, 10**9), i % 2) for i in range(len(truths))]

@@ -222,7 +222,8 @@ class _UniqueKeyLoader(yaml.SafeLoader):
                 continue
             if dup:
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"{key!r} is given twice in one mapping (a duplicate entrant name?)", key_node.start_mark)
+                    None, None, f"{key!r} is given twice in one mapping (a duplicate entrant name?)",
+                    key_node.start_mark)
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
 

@@ -148,8 +148,9 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_S) -> None:
             with socket.create_connection(hp, timeout=min(5.0, timeout)):
                 pass
         except OSError as err:
-            raise ValueError(f"--ray-address {address}: nothing answers at {hp[0]}:{hp[1]} "
-                             f"({getattr(err, 'strerror', None) or err or 'timed out'}); is the Ray head running?") from None
+            why = getattr(err, "strerror", None) or str(err) or "timed out"
+            raise ValueError(f"--ray-address {address}: nothing answers at {hp[0]}:{hp[1]} ({why}); "
+                             "is the Ray head running?") from None
     left = max(1.0, timeout - (time.monotonic() - start))
     proc = subprocess.Popen([sys.executable, "-c", _PROBE, address], stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,

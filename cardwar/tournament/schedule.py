@@ -42,7 +42,7 @@ class PairJob:
         return [(self.a, self.b, self.spec_a, self.spec_b), (self.b, self.a, self.spec_b, self.spec_a)]
 
     def keys(self) -> tuple[str, str]:
-        """The store's keys of the pair's two games (:func:`cardwar.tournament.store.game_key`): content, not position."""
+        """The store's keys of the pair's two games (:func:`~cardwar.tournament.store.game_key`): content, not place."""
         conds = conditions({"game": self.game, "rules": self.rules, "move_ms": self.move_ms, "game_ms": self.game_ms})
         k0, k1 = (game_key(first, spec_first, second, spec_second, self.seed, self.scenario, conds)
                   for first, second, spec_first, spec_second in self.seats())

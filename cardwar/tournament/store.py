@@ -46,7 +46,7 @@ CREATE TABLE IF NOT EXISTS tournaments (
     config_hash TEXT NOT NULL,
     created REAL NOT NULL,
     secret TEXT,                     -- the dealer's secret (hex); NULL: reproducible (or legacy) seeds
-    seeds TEXT NOT NULL DEFAULT 'legacy'  -- keyed / reproducible / legacy (stored before secrets: dealt as reproducible)
+    seeds TEXT NOT NULL DEFAULT 'legacy'  -- keyed / reproducible / legacy (made before secrets: plain seeds)
 )"""
 
 GAMES = """
@@ -185,7 +185,8 @@ class Store:
         text = _describe(err)
         if "not a database" in text or "malformed" in text:
             return f"{self.path}: not a cardwar tournament database ({text})"
-        if "readonly" in text or "read-only" in text:
+        folder = self.path.parent if str(self.path.parent) else Path(".")
+        if "readonly" in text or "read-only" in text or (folder.is_dir() and not os.access(folder, os.W_OK)):
             return (f"{self.path}: cannot write the database ({text}); --report-only and `cardwar replay --list` "
                     "read it without writing")
         return f"{self.path}: cannot open the database ({text})"

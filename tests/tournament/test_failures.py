@@ -31,7 +31,8 @@ BASE = ["--game", "naval", "--entrant", "a=random", "--entrant", "b=random", "--
         "--rounds", "10"]
 
 
-def cardwar(*args: str, cwd: Path, timeout: float = 120, prefix: list[str] | None = None) -> subprocess.CompletedProcess:
+def cardwar(*args: str, cwd: Path, timeout: float = 120,
+            prefix: list[str] | None = None) -> subprocess.CompletedProcess:
     return run_command([*(prefix or []), sys.executable, "-m", "cardwar", *args], timeout=timeout, cwd=cwd)
 
 

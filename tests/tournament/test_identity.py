@@ -169,7 +169,8 @@ def test_reproducible_seeds_store_no_secret_and_a_tournament_keeps_its_dealing(t
 
 # ---------------------------------------------------------------- old databases
 OLD_SCHEMA = """
-CREATE TABLE tournaments (name TEXT PRIMARY KEY, config TEXT NOT NULL, config_hash TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE tournaments (name TEXT PRIMARY KEY, config TEXT NOT NULL, config_hash TEXT NOT NULL,
+    created REAL NOT NULL);
 CREATE TABLE games (
     id INTEGER PRIMARY KEY, tournament TEXT NOT NULL REFERENCES tournaments(name), pairing INTEGER NOT NULL,
     pair INTEGER NOT NULL, game_in_pair INTEGER NOT NULL, seed INTEGER NOT NULL, scenario TEXT, first TEXT NOT NULL,
@@ -190,7 +191,7 @@ def _old_database(path, config, rows, extra=()):
     for r in [*rows, *extra]:
         con.execute("INSERT INTO games (tournament, pairing, pair, game_in_pair, seed, scenario, first, second, "
                     "first_spec, second_spec, score_first, returns, length, move_times, forfeit_seat, forfeit_reason, "
-                    "forfeit_detail, record, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                    "forfeit_detail, record, finished) VALUES (" + "?, " * 18 + "0)",
                     ("t", r.pairing, r.pair, r.game_in_pair, r.seed, r.scenario, r.first, r.second, r.first_spec,
                      r.second_spec, r.score_first, json.dumps(r.returns), r.length, json.dumps(r.move_times),
                      r.forfeit_seat, r.forfeit_reason, r.forfeit_detail, r.record))

@@ -175,7 +175,7 @@ def _ray(jobs: list[PairJob], workers: int, address: str | None) -> Iterator[lis
     import ray
     started = not ray.is_initialized()
     if started:
-        ray.init(address=address, num_cpus=None if address else workers, include_dashboard=False,
+        ray.init(address=address or "local", num_cpus=None if address else workers, include_dashboard=False,
                  log_to_driver=False, configure_logging=False)
     try:
         task = ray.remote(num_cpus=1)(play_pair)

@@ -173,6 +173,7 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_S) -> None:
 
 def _ray(jobs: list[PairJob], workers: int, address: str | None) -> Iterator[list[GameRow]]:
     import ray
+
     started = not ray.is_initialized()
     if started:
         ray.init(address=address or "local", num_cpus=None if address else workers, include_dashboard=False,

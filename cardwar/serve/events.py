@@ -83,5 +83,6 @@ class Broadcaster:
                 self.loop.call_soon_threadsafe(event.set)
 
     def streams(self) -> int:
+        """The streams open now, on every session."""
         with self._lock:
             return len(self._client_of)

@@ -82,6 +82,7 @@ def attribute_docs(cls: type) -> dict[str, str]:
     docs = {}
     for field_node, doc in zip(body, body[1:]):
         if (isinstance(field_node, ast.AnnAssign) and isinstance(field_node.target, ast.Name)
-                and isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) and isinstance(doc.value.value, str)):
+                and isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant)
+                and isinstance(doc.value.value, str)):
             docs[field_node.target.id] = " ".join(doc.value.value.split())
     return docs

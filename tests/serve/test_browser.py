@@ -238,7 +238,8 @@ def rect_overlap(a: dict[str, float], b: dict[str, float]) -> float:
     return max(0.0, w) * max(0.0, h)
 
 
-BOX = "e => { const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; }"
+BOX = ("e => { const r = e.getBoundingClientRect(); "
+       "return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; }")
 
 
 def test_a_phone_shows_a_readable_headline_big_hexes_the_scenario_and_units_on_objectives(
@@ -284,7 +285,8 @@ def test_a_phone_shows_a_readable_headline_big_hexes_the_scenario_and_units_on_o
             assert rect_overlap(counter, star) == 0, (unit, counter, star)
             assert rect_overlap(star, hex_box) == (star["right"] - star["left"]) * (star["bottom"] - star["top"])
         assert page.evaluate("""() => { const g = [...document.querySelector('svg.hexmap').children];
-            return g.findIndex(e => e.classList.contains('units')) > g.findIndex(e => e.classList.contains('objectives')); }""")
+            const at = name => g.findIndex(e => e.classList.contains(name));
+            return at('units') > at('objectives'); }""")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "serve-phone.png"), full_page=True)
         play_move(page, random.Random(2))  # and it plays on a phone

@@ -116,7 +116,9 @@ def test_serve_command_line_mistakes_are_one_line_and_exit_2(tmp_path):
                  ["--port", "99999", "--db", str(tmp_path / "d.db")],
                  ["--db", str(tmp_path / "no" / "such" / "folder.db")],
                  ["--db", __file__],  # not a database
-                 ["--cors-origin", "notaurl", "--db", str(tmp_path / "e.db")]]
+                 ["--cors-origin", "notaurl", "--db", str(tmp_path / "e.db")],
+                 ["--max-streams", "0", "--db", str(tmp_path / "f.db")],
+                 ["--purge-interval", "0", "--db", str(tmp_path / "g.db")]]
         for args in cases:
             r = run_command([sys.executable, "-m", "cardwar", "serve", *args], timeout=60)
             lines = [line for line in r.stderr.splitlines() if line.strip() and not line.startswith("cardwar serve: http")]

@@ -127,7 +127,7 @@ def run_command(args: argparse.Namespace) -> int:
                 raise ValueError(f"{db} holds no tournament {config.name!r}"
                                  + (f"; it holds: {', '.join(store.tournaments())}" if store.tournaments() else ""))
         else:
-            _play(args, config, store, db)
+            _play(args, config, store, db, out)
         rows = current_rows(config, store)
     if not rows:
         raise ValueError(f"tournament {config.name!r} has no finished games yet")
@@ -142,7 +142,7 @@ def run_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play(args: argparse.Namespace, config: TournamentConfig, store: Any, db: Path) -> None:
+def _play(args: argparse.Namespace, config: TournamentConfig, store: Any, db: Path, out: Path) -> None:
     from tqdm import tqdm
 
     from cardwar.tournament.runner import pairs_done, run_tournament
@@ -164,7 +164,8 @@ def _play(args: argparse.Namespace, config: TournamentConfig, store: Any, db: Pa
     try:
         summary = run_tournament(config, store, workers=args.workers, backend=args.backend,
                                  ray_address=args.ray_address, allow_changed=args.allow_changed, on_pair=on_pair,
-                                 reproducible_seeds=args.reproducible_seeds)
+                                 reproducible_seeds=args.reproducible_seeds,
+                                 engine_log_dir=str(out / "engines"))
     except KeyboardInterrupt:
         close_bar()
         stored, _ = pairs_done(config, store)

@@ -16,6 +16,7 @@
     time: {move_ms: 2000, game_ms: null}
     sprt: null                     # gauntlet only: {elo0: 0, elo1: 20, alpha: 0.05, beta: 0.05}
     anchor: random                 # the entrant rated 0 (default: the first whose spec is random)
+    engines: {grace_ms: 200, start_timeout_s: 10, stderr_cap: 1048576}   # engine entrants' tolerances
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ class TournamentConfig:
     game_ms: int | None = None
     sprt: Sprt | None = None
     anchor: str | None = None  # the entrant rated 0 in the reports (see cardwar.tournament.report.choose_anchor)
+    engines: dict[str, Any] = field(default_factory=dict)  # EngineAgent options of every engine entrant
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -99,8 +101,10 @@ def describe_changes(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str
         elif before[name] != spec:
             out.append(("spec", f"entrant {name!r} changed its spec: {before[name]} -> {spec}"))
     out += [("removed", f"entrant {name!r} removed") for name in before if name not in after]
-    for key in sorted(set(old) | set(new)):  # the anchor only chooses the reports' zero: not a change of games
-        if key not in ("entrants", "name", "anchor") and old.get(key) != new.get(key):
+    # the anchor only chooses the reports' zero, and the engines' tolerances (grace, start-up time, the size
+    # of their stderr files) are how the dealer waits, not what is played: neither is a change of games
+    for key in sorted(set(old) | set(new)):
+        if key not in ("entrants", "name", "anchor", "engines") and old.get(key) != new.get(key):
             out.append(("key", f"{key}: {show(old.get(key))} -> {show(new.get(key))}"))
     return out
 
@@ -137,7 +141,7 @@ def config_from_dict(data: Any, where: str = "") -> TournamentConfig:
     if not isinstance(data, dict):
         _fail(where or "config", "expected a mapping of keys")
     known = {"name", "game", "entrants", "format", "gauntlet", "pairs", "seed", "scenarios", "rules", "time", "sprt",
-             "anchor"}
+             "anchor", "engines"}
     for key in data:
         if key not in known:
             import difflib
@@ -206,7 +210,30 @@ def config_from_dict(data: Any, where: str = "") -> TournamentConfig:
         gauntlet=gauntlet, pairs=_int(data, "pairs", 10, 1, where), seed=_int(data, "seed", 0, 0, where),
         scenarios=tuple(str(s) for s in scenarios), rules=dict(rules),
         move_ms=_int(time_, "move_ms", 2000, 1, f"{where}time.", nullable=True),
-        game_ms=_int(time_, "game_ms", None, 1, f"{where}time.", nullable=True), sprt=sprt, anchor=anchor)
+        game_ms=_int(time_, "game_ms", None, 1, f"{where}time.", nullable=True), sprt=sprt, anchor=anchor,
+        engines=_engine_options(data.get("engines"), where))
+
+
+ENGINE_KEYS = {"grace_ms": (0, 60_000), "start_timeout_s": (0.1, 600), "stderr_cap": (1024, 2**30)}
+"""The ``engines:`` keys and their ranges: the grace beyond the move clock before a timeout forfeit, the
+seconds an engine may take to say hello, and the bytes of each entrant's stderr file before it is rotated."""
+
+
+def _engine_options(value: Any, where: str) -> dict[str, Any]:
+    """The checked ``engines:`` mapping (every engine entrant's tolerances)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or set(value) - set(ENGINE_KEYS):
+        _fail(f"{where}engines", f"expected a mapping of {', '.join(ENGINE_KEYS)}")
+    out = {}
+    for key, (low, high) in ENGINE_KEYS.items():
+        v = value.get(key)
+        if v is None:
+            continue
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not low <= v <= high:
+            _fail(f"{where}engines.{key}", f"expected a number from {low} to {high}, got {v!r}")
+        out[key] = v if key == "start_timeout_s" else int(v)
+    return out
 
 
 class _UniqueKeyLoader(yaml.SafeLoader):

@@ -101,12 +101,17 @@ def sprt_decision(config: TournamentConfig, rows: list[GameRow], a: str, b: str)
 
 
 def _local(jobs: list[PairJob], workers: int) -> Iterator[list[GameRow]]:
+    from cardwar.arena.players import close_engines
+
     if workers <= 1:
-        yield from map(play_pair, jobs)
+        try:
+            yield from map(play_pair, jobs)
+        finally:
+            close_engines()  # the engines kept from pair to pair end with the run
         return
     from cardwar.training.workers import WorkerPool
 
-    with WorkerPool(play_pair, min(workers, len(jobs)), name="tournament") as pool:
+    with WorkerPool(play_pair, min(workers, len(jobs)), name="tournament", on_exit=close_engines) as pool:
         for _, rows in pool.imap_unordered(jobs):
             yield rows
 
@@ -193,7 +198,7 @@ def _ray(jobs: list[PairJob], workers: int, address: str | None) -> Iterator[lis
 def run_tournament(config: TournamentConfig, store: Store, workers: int = 1, backend: str = "local",
                    ray_address: str | None = None, allow_changed: bool = False,
                    on_pair: Callable[[int, int], None] | None = None,
-                   reproducible_seeds: bool = False) -> RunSummary:
+                   reproducible_seeds: bool = False, engine_log_dir: str | None = None) -> RunSummary:
     """Play every pair whose games are not yet stored; ``on_pair(done, total)`` after each stored pair.
 
     A new tournament draws its dealer's secret (kept in the store; ``reproducible_seeds``: none,
@@ -215,7 +220,7 @@ def run_tournament(config: TournamentConfig, store: Store, workers: int = 1, bac
     with store.running(config.name):
         store.open_tournament(config.name, config.to_dict(), config.digest(), allow_changed=allow_changed,
                               reproducible=reproducible_seeds)
-        jobs = schedule(config, store.secret(config.name))
+        jobs = schedule(config, store.secret(config.name), engine_log_dir)
         done = store.keys(config.name)
         finished = [all(k in done for k in j.keys()) for j in jobs]
         summary = RunSummary(already=sum(finished))

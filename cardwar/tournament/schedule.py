@@ -36,6 +36,7 @@ class PairJob:
     move_ms: int | None
     game_ms: int | None
     secret: str | None = None  # the dealer's secret (cardwar.arena.seeds); None: reproducible research seeds
+    engine_options: dict | None = None  # engine entrants' tolerances and stderr folder: not part of a game's key
 
     def seats(self) -> list[tuple[str, str, str, str]]:
         """``(first, second, first_spec, second_spec)`` of the pair's two games: A first, then B first."""
@@ -49,16 +50,19 @@ class PairJob:
         return k0, k1
 
 
-def schedule(config: TournamentConfig, secret: str | None = None) -> list[PairJob]:
+def schedule(config: TournamentConfig, secret: str | None = None, engine_log_dir: str | None = None) -> list[PairJob]:
     """Every pair of the tournament, round by round (pair 0 of every pairing, then pair 1, ...).
 
     ``secret`` is the tournament's dealer secret: the deal and the seats' seeds are keyed by it.
+    ``engine_log_dir``: the folder where each engine entrant's stderr is kept (``<entrant>.stderr``).
     """
+    engine_options = dict(config.engines) | ({"stderr": str(engine_log_dir)} if engine_log_dir else {})
     jobs = []
     pairings = config.pairings()
     for k in range(config.pairs):
         scenario = config.scenarios[k % len(config.scenarios)] if config.scenarios else None
         for p, (a, b) in enumerate(pairings):
             jobs.append(PairJob(config.name, config.game, p, k, a, b, config.entrants[a], config.entrants[b],
-                                config.seed + k, scenario, dict(config.rules), config.move_ms, config.game_ms, secret))
+                                config.seed + k, scenario, dict(config.rules), config.move_ms, config.game_ms, secret,
+                                engine_options or None))
     return jobs

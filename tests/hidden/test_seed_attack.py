@@ -87,3 +87,40 @@ def test_a_hex_engine_cannot_find_the_hidden_units_from_its_seed(tmp_path):
     assert n >= 12
     sd = (max(chance, 1 / n) * (1 - chance) / n) ** 0.5
     assert hit_rate(guesses, truths) < chance + 4 * sd + 0.02, (hit_rate(guesses, truths), chance)
+
+
+def test_a_cheating_entrant_in_a_real_tournament_learns_nothing(tmp_path):
+    """The attack as it was found: the cheat entered in a tournament (run by the command, as an organiser
+    would), scored game by game against the deals the database kept."""
+    import json as _json
+
+    import yaml
+
+    from cardwar.record import GameRecord
+    from cardwar.tournament.store import Store
+    from tests.subprocesses import run_command
+
+    log = tmp_path / "attack.jsonl"
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text(yaml.safe_dump({"name": "t", "game": "naval", "pairs": 15, "entrants": {
+        "random": "random", "cheat": f"engine:{sys.executable} {ATTACKER} {log}"}}))
+    done = run_command([sys.executable, "-m", "cardwar", "tournament", str(cfg), "--quiet", "--rounds", "10"],
+                       timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    said = {(d["seed"], d["seat"]): d["guess"] for d in map(_json.loads, log.read_text().splitlines())}
+    with Store(tmp_path / "tournaments" / "t.sqlite", readonly=True) as store:
+        dealer = Dealer(store.secret("t"))
+        rows = store.games("t")
+    assert dealer.secret is not None and len(rows) == 30
+    assert dealer.secret not in done.stdout + done.stderr  # never printed
+    guesses, truths = [], []
+    for row in rows:
+        me = 0 if row.first == "cheat" else 1
+        deal = GameRecord.from_json(row.record).seed
+        assert deal == dealer.deal(row.seed)
+        guesses.append(said[(dealer.seat(row.seed, me), SEATS["naval"][me])])
+        truths.append(truth("naval", deal, me))
+    hand = len(truths[0])
+    chance = hand / (52 - hand)
+    n = sum(map(len, truths))
+    assert hit_rate(guesses, truths) < chance + 4 * (chance * (1 - chance) / n) ** 0.5

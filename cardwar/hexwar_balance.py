@@ -1,6 +1,7 @@
 """Balance of the procedural hex scenarios over many generator seeds.
 
     python -m cardwar.hexwar_balance --maps 500 --seed 0
+    python -m cardwar.hexwar_balance --seeds 0-499,7000-7299     # several ranges, pooled
 
 For each map ``generate_scenario(seed)``, ``seed`` in ``S .. S+N-1``:
 
@@ -173,11 +174,26 @@ def analyse_map(args: tuple[int, int, dict]) -> MapResult:
                      sum(g >= 4 for g in gaps), max(gaps, default=0), tuple(points))
 
 
-def run(maps: int, seed: int, games: int, rules: dict, workers: int, progress: bool = True) -> list[MapResult]:
-    """Analyse maps ``seed .. seed + maps - 1``."""
+def parse_seeds(text: str) -> list[int]:
+    """``"0-499,7000-7299,42"`` -> the generator seeds of those inclusive ranges, in order."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.strip().partition("-")
+        first, last = int(lo), int(hi) if hi else int(lo)
+        if last < first:
+            raise ValueError(f"empty seed range {part!r}")
+        seeds += range(first, last + 1)
+    return seeds
+
+
+def run(maps: int, seed: int, games: int, rules: dict, workers: int, progress: bool = True,
+        seeds: Sequence[int] | None = None) -> list[MapResult]:
+    """Analyse maps ``seed .. seed + maps - 1`` (or the generator seeds ``seeds``)."""
     from tqdm import tqdm
 
-    jobs = [(s, games, rules) for s in range(seed, seed + maps)]
+    seeds = range(seed, seed + maps) if seeds is None else seeds
+    maps = len(seeds)
+    jobs = [(s, games, rules) for s in seeds]
     with tqdm(total=maps, unit="map", disable=not progress, desc="hexwar balance") as bar:
         if workers > 1:
             with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -248,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m cardwar.hexwar_balance", description=__doc__.split("\n\n")[0])
     p.add_argument("--maps", type=int, default=200, help="how many generator seeds (default 200)")
     p.add_argument("--seed", type=int, default=0, help="first generator seed (default 0)")
+    p.add_argument("--seeds", help="generator seed ranges instead of --maps/--seed, pooled: 0-499,7000-7299")
     p.add_argument("--games", type=int, default=2, help="heuristic games per map (default 2; 0: reach only)")
     p.add_argument("--hidden-units", action="store_true", help="play with the hidden_units rule option on")
     p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
@@ -255,8 +272,12 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     if a.maps < 1 or a.games < 0 or a.workers < 1:
         p.error("--maps and --workers must be at least 1, --games at least 0")
+    try:
+        seeds = parse_seeds(a.seeds) if a.seeds else None
+    except ValueError as err:
+        p.error(f"--seeds: {err}")
     rules = {"hidden_units": True} if a.hidden_units else {}
-    results = run(a.maps, a.seed, a.games, rules, a.workers)
+    results = run(a.maps, a.seed, a.games, rules, a.workers, seeds=seeds)
     print(table(results, a.games, rules))
     if a.json:
         print(json.dumps({name: {"maps": r.maps, "hidden": r.hidden, "first": r.first, "blue_score": r.blue_score,

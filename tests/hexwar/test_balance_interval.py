@@ -76,3 +76,11 @@ def test_the_table_prints_the_clustered_interval_and_counts_maps_with_one_result
     row = next(line for line in out.splitlines() if line.startswith("| attack/defence, by role |"))
     assert f"attacker {mean:.3f} ({lo:.3f}-{hi:.3f})" in row
     assert row.rstrip(" |").endswith("5 of 6")
+
+
+def test_seed_ranges_parse_in_order():
+    from cardwar.hexwar_balance import parse_seeds
+
+    assert parse_seeds("0-2,7000-7001,42") == [0, 1, 2, 7000, 7001, 42]
+    with pytest.raises(ValueError):
+        parse_seeds("5-3")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's commands. Each creates .venv/ at the repo root when it is missing.
 #   ./dev.sh play [ARGS]   the main job: a short tournament on both games among random, heuristic,
-#                          mcts and ppo (about two minutes on 2 cores); prints the ratings, writes plots
+#                          mcts and ppo (about six minutes on 2 cores); prints the ratings, writes plots
 #   ./dev.sh test [ARGS]   the whole test suite (installs chromium with apt for the browser tests)
 #   ./dev.sh bench [ARGS]  environment throughput against PettingZoo's classic envs
 set -euo pipefail

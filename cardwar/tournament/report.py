@@ -213,7 +213,10 @@ def build_report(config: TournamentConfig, rows: list[GameRow], rounds: int = 10
 
 
 def _fmt(x: float | None, spec: str = ".0f") -> str:
-    return "-" if x is None or x != x else format(x, spec)
+    if x is None or x != x:
+        return "-"
+    text = format(x, spec)
+    return text.lstrip("-") if float(text) == 0 else text  # -0.2 Elo reads 0, not -0
 
 
 def interval_text(e: EntrantRating, anchor: str | None, min_pairs: int) -> str:

@@ -161,3 +161,9 @@ def test_sprt_pairings_are_marked_with_llr_bounds_and_the_corrected_elo():
     assert entry["stopped"] and entry["decision"] == "H1" and (entry["lower"], entry["upper"]) == pytest.approx(
         (-math.log(19), math.log(19)))
     assert entry["elo_corrected"]["elo"] < entry["elo_as_played"]
+
+
+def test_a_rounded_zero_elo_has_no_minus_sign():
+    from cardwar.tournament.report import _fmt
+
+    assert (_fmt(-0.2), _fmt(-0.6), _fmt(-0.0004, ".3f"), _fmt(None)) == ("0", "-1", "0.000", "-")

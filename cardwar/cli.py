@@ -1,5 +1,5 @@
 """``cardwar``: the command line: ``play``, ``match``, ``train``, ``tournament``, ``replay``, ``engine``,
-``agents``, ``bench``.
+``agents``, ``configs``, ``bench``.
 
 A user's mistake (a bad option, an unknown agent) gets one clear line on stderr
 and exit status 2, never a traceback.
@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn
 
 from cardwar import __version__
@@ -161,6 +162,25 @@ def _agents(args: argparse.Namespace) -> int:
     return 0
 
 
+def _configs(args: argparse.Namespace) -> int:
+    """``cardwar configs``: the shipped configs, each with its kind, name(s), path and one-line description."""
+    from cardwar.configs import shipped_configs
+
+    found = shipped_configs(args.kind)
+    if args.json:
+        print(json.dumps([{"kind": c.kind, "name": c.name, "aliases": list(c.aliases), "path": str(c.path),
+                           "description": c.description} for c in found]))
+        return 0
+    rows = [(c.kind, " / ".join((c.name, *c.aliases)), c.description) for c in found]
+    width = [max(len(r[i]) for r in rows) for i in range(2)]
+    for (kind, name, description), c in zip(rows, found):
+        print(f"{kind:<{width[0]}}  {name:<{width[1]}}  {description}")
+        print(f"{'':<{width[0]}}  {'':<{width[1]}}  {c.path}")
+    print("\nGive the name (cardwar tournament naval, cardwar train naval --config naval, --scenario river_crossing) "
+          "or a path; for a tournament or training config, a file of that name here wins.")
+    return 0
+
+
 def _bench(args: argparse.Namespace) -> int:
     if args.training:
         from cardwar.bench_training import run_training_bench
@@ -181,6 +201,22 @@ def _engine(args: argparse.Namespace) -> int:
     return serve_stdio(args.game, args.agent)
 
 
+def _training_config(text: str | None, game: str) -> Path:
+    """The training config ``--config`` means: a path, a shipped name (``naval``, ``best_response/naval``;
+    a file here wins, with a note), or by default the game's shipped config."""
+    from cardwar.configs import ConfigNotFound, resolve, training_config_path
+
+    if text is None:
+        return training_config_path(game)
+    try:
+        path, note = resolve("training", text)
+    except ConfigNotFound as err:
+        raise UsageError(f"--config {err}") from None
+    if note:
+        print(note, file=sys.stderr)
+    return path
+
+
 def _train(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -199,10 +235,9 @@ def _train(args: argparse.Namespace) -> int:
                                  "(use --steps to extend the budget)")
             run_dir = resume(Path(args.resume), total_steps=args.steps, progress=not args.quiet, game=args.game)
         else:
-            from cardwar.configs import training_config_path
             from cardwar.training.config import load_config, with_step_budget
 
-            config = load_config(args.config or training_config_path(args.game), args.set)
+            config = load_config(_training_config(args.config, args.game), args.set)
             if config.game != args.game:
                 raise UsageError(f"the config is for {config.game!r}, not {args.game!r}")
             if args.steps is not None:
@@ -280,7 +315,8 @@ def build_parser() -> argparse.ArgumentParser:
     match.set_defaults(func=_match)
     train = sub.add_parser("train", help="self-play MaskablePPO training in a resumable run folder")
     train.add_argument("game", choices=["naval", "hexwar"])
-    train.add_argument("--config", help="training YAML (default configs/training/GAME.yaml)")
+    train.add_argument("--config", help="training YAML: a path or a shipped name, e.g. naval or best_response/naval "
+                                        "(cardwar configs lists them; default: the game's shipped config)")
     train.add_argument("--set", action="append", metavar="KEY=VALUE",
                        help="override a config key, e.g. --set ppo.learning_rate=1e-4 (repeatable)")
     train.add_argument("--steps", type=_number(int, 1, "--steps"),
@@ -305,6 +341,11 @@ def build_parser() -> argparse.ArgumentParser:
     agents_cmd.add_argument("game", nargs="?", choices=["naval", "hexwar"])
     agents_cmd.add_argument("--json", action="store_true", help="one JSON object")
     agents_cmd.set_defaults(func=_agents)
+    configs_cmd = sub.add_parser("configs", help="the shipped configs (tournaments, training, hex scenarios), "
+                                                 "found by name from any directory")
+    configs_cmd.add_argument("kind", nargs="?", choices=["tournament", "training", "scenario"])
+    configs_cmd.add_argument("--json", action="store_true", help="one JSON list")
+    configs_cmd.set_defaults(func=_configs)
     bench = sub.add_parser("bench", help="random-play steps/s of naval-v0 beside PettingZoo's classic envs")
     bench.add_argument("--seconds", type=_number(float, 0.1, "--seconds"), default=6.0,
                        help="measured seconds per env (default 6)")

@@ -255,11 +255,28 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
+def find_config(path: str | Path) -> Path:
+    """The file a config argument means: a path, or a shipped config's name (``naval``, ``naval-ladder``).
+
+    A file here wins over a shipped name (a note on stderr says so); neither is one line
+    listing the shipped names (:func:`cardwar.configs.resolve`).
+    """
+    import sys
+
+    from cardwar.configs import ConfigNotFound, resolve
+
+    try:
+        found, note = resolve("tournament", path)
+    except ConfigNotFound as err:
+        raise TournamentConfigError(str(err)) from None
+    if note:
+        print(note, file=sys.stderr)
+    return found
+
+
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TournamentConfig:
-    """Read and check a YAML config; ``overrides`` (from command-line flags) replace its keys."""
-    p = Path(path)
-    if not p.is_file():
-        raise TournamentConfigError(f"{path}: no such tournament config" + (" (it is a folder)" if p.is_dir() else ""))
+    """Read and check a YAML config (a path or a shipped name); ``overrides`` (from flags) replace its keys."""
+    p = find_config(path)
     try:
         data = yaml.load(p.read_text(encoding="utf-8"), Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader
     except (yaml.YAMLError, UnicodeDecodeError) as err:

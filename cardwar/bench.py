@@ -16,6 +16,30 @@ from collections.abc import Callable
 import numpy as np
 
 
+BENCH_EXTRA = "pip install 'cardwar[bench]'"
+"""The optional extra with PettingZoo's reference envs' dependencies (pyproject.toml's ``bench``)."""
+
+
+class MissingExtra(RuntimeError):
+    """A dependency of the optional ``[bench]`` extra is missing; the message is one line naming the extra."""
+
+
+def require_reference_envs(names: tuple[str, ...] = ("connect_four_v3", "texas_holdem_v4")) -> None:
+    """Import PettingZoo's reference envs up front: connect_four needs pygame(-ce), texas_holdem rlcard.
+
+    Without them :class:`MissingExtra` says which package is missing and how to install it.
+    """
+    import importlib
+
+    for name in names:
+        try:
+            importlib.import_module(f"pettingzoo.classic.{name}")
+        except ImportError as err:
+            what = {"pygame": "pygame-ce"}.get((err.name or "").split(".")[0], err.name or str(err))
+            raise MissingExtra(f"PettingZoo's {name}, the benchmark's reference, needs {what}, which is not "
+                               f"installed: {BENCH_EXTRA} (pygame-ce and rlcard)") from None
+
+
 def _naval_env():
     from cardwar.envs import naval_v0
 
@@ -163,6 +187,8 @@ def _engine_steps_per_second(seconds: float) -> float:
 def measure(seconds: float = 6.0, rounds: int = 3) -> dict:
     """Steps/s of every env, measured in ``rounds`` interleaved rounds."""
     from cardwar.envs.naval import hand_strength
+
+    require_reference_envs()
 
     hand_strength([0])  # build the hand table outside the timed part
     totals = {name: [0, 0.0, 0] for name in ENVS}

@@ -182,14 +182,19 @@ def _configs(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    if args.training:
-        from cardwar.bench_training import run_training_bench
+    from cardwar.bench import MissingExtra
 
-        run_training_bench(steps=args.steps, as_json=args.json)
-        return 0
-    from cardwar.bench import run_bench
+    try:
+        if args.training:
+            from cardwar.bench_training import run_training_bench
 
-    run_bench(seconds=args.seconds, rounds=args.rounds, as_json=args.json)
+            run_training_bench(steps=args.steps, as_json=args.json)
+            return 0
+        from cardwar.bench import run_bench
+
+        run_bench(seconds=args.seconds, rounds=args.rounds, as_json=args.json)
+    except MissingExtra as err:  # an optional extra, not a bug: one line naming it, exit 2
+        raise UsageError(str(err)) from None
     return 0
 
 

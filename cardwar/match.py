@@ -72,7 +72,7 @@ def play_game(game: str, spec_first: str, spec_second: str, seed: int, scenario:
 
     dealer = dealer or Dealer(None)
     specs = (spec_first, spec_second)
-    players = [seat_player(spec, game, dealer.seat(seed, i)) for i, spec in enumerate(specs)]  # engines kept
+    players = [seat_player(spec, game, dealer.seat(seed, i), seat=i) for i, spec in enumerate(specs)]  # kept
     outcome = None
     try:
         outcome = arena_game(make_env(game, scenario, rules), players, dealer.deal(seed), game=game, specs=specs,

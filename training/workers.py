@@ -227,6 +227,6 @@ class WorkerPool:
                 conn.send(None)
             except OSError:
                 pass
-        stop_processes(self.processes, grace=0.5)
+        stop_processes(self.processes, grace=3.0)  # time for on_exit (ending kept engines takes about 1 s)
         for conn in self.conns:
             conn.close()

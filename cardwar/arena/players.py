@@ -63,20 +63,22 @@ _busy: dict[int, tuple] = {}  # id(engine) -> its key, while it plays a game
 _hooked = False
 
 
-def _key(spec: str, game: str, options: dict[str, Any]) -> tuple:
-    return spec.strip(), game, json.dumps(options, sort_keys=True, default=str)
+def _key(spec: str, game: str, seat: int | None, options: dict[str, Any]) -> tuple:
+    return spec.strip(), game, seat, json.dumps(options, sort_keys=True, default=str)
 
 
-def seat_player(spec: str, game: str, seed: int | None = None, **engine_options: Any) -> Any:
-    """The player for one game: a fresh agent, or this process's engine for ``(spec, game, options)``.
+def seat_player(spec: str, game: str, seed: int | None = None, seat: int | None = None,
+                **engine_options: Any) -> Any:
+    """The player for one game: a fresh agent, or this process's engine for ``(spec, game, seat, options)``.
 
-    An engine waiting from an earlier game is reused (``new_game`` with this ``seed``, which restarts it
-    if it failed); if none waits (the first game, or the same engine in both seats) one is started.
-    Give it back with :func:`release_player` when the game is over.
+    An engine waiting from an earlier game in the same ``seat`` is reused (``new_game`` with this ``seed``,
+    which restarts it if it failed); if none waits, one is started. A process keeps to one seat because a
+    duplicate pair deals the same cards twice, seats swapped: a process that sat in both games of a pair
+    would remember the other seat's hand from the first. Give it back with :func:`release_player`.
     """
     if not is_engine_spec(spec):
         return agents.make(spec, game, seed=seed)
-    key = _key(spec, game, engine_options)
+    key = _key(spec, game, seat, engine_options)
     _hook_exit()
     with _lock:
         waiting = _idle.get(key)
@@ -132,15 +134,26 @@ def kept_engines() -> list[Any]:
 
 
 def close_engines() -> None:
-    """Close every engine kept between games (``quit``, then its process group killed); idempotent."""
+    """Close every engine kept between games (``quit``, then its process group killed); idempotent.
+
+    They are closed side by side, so the whole takes one engine's quit time (about a second) however many
+    there are, and a pool worker that must leave in a few seconds ends them all.
+    """
     with _lock:
         engines = [p for ps in _idle.values() for p in ps]
         _idle.clear()
-    for p in engines:
+
+    def close(p: Any) -> None:
         try:
             p.close()
         except Exception:  # noqa: BLE001 - closing the others matters more
             pass
+
+    threads = [threading.Thread(target=close, args=(p,), daemon=True) for p in engines]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(15.0)
 
 
 def _forget_inherited() -> None:

@@ -65,7 +65,7 @@ def play_pair(job: PairJob, engine_options: dict[str, Any] | None = None) -> lis
     rows = []
     for g, (first, second, spec_first, spec_second) in enumerate(job.seats()):
         env = make_raw_env(job.game, job.scenario, job.rules)
-        players = [seat_player(spec, job.game, dealer.seat(job.seed, i),
+        players = [seat_player(spec, job.game, dealer.seat(job.seed, i), seat=i,
                                **(entrant_options(engine_options, name) if is_engine_spec(spec) else {}))
                    for i, (name, spec) in enumerate(((first, spec_first), (second, spec_second)))]
         outcome = None

@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 
 from cardwar.tournament.config import TournamentConfig
@@ -100,20 +101,36 @@ def sprt_decision(config: TournamentConfig, rows: list[GameRow], a: str, b: str)
     return sprt(pentanomial(results_of(rows), a, b), s.elo0, s.elo1, s.alpha, s.beta)
 
 
-def _local(jobs: list[PairJob], workers: int) -> Iterator[list[GameRow]]:
+Feed = Callable[[list[PairJob]], Iterator[list[GameRow]]]
+"""A backend, opened once for the whole run: it plays a batch (a round, under the SPRT) and yields rows."""
+
+
+@contextmanager
+def _local(workers: int, jobs: int) -> Iterator[Feed]:
+    """This process (``workers`` 1) or a pool of forked workers, kept across SPRT rounds, so each keeps its
+    engines from pair to pair; the kept engines end with the run (and with each worker)."""
     from cardwar.arena.players import close_engines
 
     if workers <= 1:
         try:
-            yield from map(play_pair, jobs)
+            yield lambda batch: map(play_pair, batch)
         finally:
-            close_engines()  # the engines kept from pair to pair end with the run
+            close_engines()
         return
     from cardwar.training.workers import WorkerPool
 
-    with WorkerPool(play_pair, min(workers, len(jobs)), name="tournament", on_exit=close_engines) as pool:
-        for _, rows in pool.imap_unordered(jobs):
-            yield rows
+    with WorkerPool(play_pair, min(workers, jobs), name="tournament", on_exit=close_engines) as pool:
+        yield lambda batch: (rows for _, rows in pool.imap_unordered(batch))
+
+
+def play_pair_and_close(job: PairJob) -> list[GameRow]:
+    """A pair as one Ray task: Ray's workers are killed, not asked to leave, so no engine is kept past it."""
+    from cardwar.arena.players import close_engines
+
+    try:
+        return play_pair(job)
+    finally:
+        close_engines()
 
 
 def _host_port(address: str) -> tuple[str, int] | None:
@@ -176,20 +193,26 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_S) -> None:
         raise ValueError(f"--ray-address {address}: cannot connect to Ray ({why[:300] or f'exit {proc.returncode}'})")
 
 
-def _ray(jobs: list[PairJob], workers: int, address: str | None) -> Iterator[list[GameRow]]:
+@contextmanager
+def _ray(workers: int, address: str | None) -> Iterator[Feed]:
+    """Pairs as Ray tasks, on the cluster at ``address`` or a Ray of our own (started once for the run)."""
     import ray
 
     started = not ray.is_initialized()
     if started:
         ray.init(address=address or "local", num_cpus=None if address else workers, include_dashboard=False,
                  log_to_driver=False, configure_logging=False)
-    try:
-        task = ray.remote(num_cpus=1)(play_pair)
-        pending = [task.remote(j) for j in jobs]
+    task = ray.remote(num_cpus=1)(play_pair_and_close)
+
+    def feed(batch: list[PairJob]) -> Iterator[list[GameRow]]:
+        pending = [task.remote(j) for j in batch]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
                 yield ray.get(ref)
+
+    try:
+        yield feed
     finally:
         if started:
             ray.shutdown()
@@ -238,18 +261,19 @@ def run_tournament(config: TournamentConfig, store: Store, workers: int = 1, bac
 
         if config.sprt is not None and summary.already:
             check_sprt()
-        for batch in _rounds(todo) if config.sprt is not None else [todo]:
-            batch = [j for j in batch if j.pairing not in summary.sprt]
-            if not batch:
-                continue
-            feed = _ray(batch, workers, ray_address) if backend == "ray" else _local(batch, workers)
-            for rows in feed:
-                store.add_pair(config.name, rows)
-                summary.played += 1
-                if on_pair is not None:
-                    on_pair(summary.already + summary.played, total)
-            if config.sprt is not None:
-                check_sprt()
+        opened = _ray(workers, ray_address) if backend == "ray" else _local(workers, len(todo))
+        with opened if todo else nullcontext() as feed:  # one pool (or Ray) for every round
+            for batch in _rounds(todo) if config.sprt is not None else [todo]:
+                batch = [j for j in batch if j.pairing not in summary.sprt]
+                if not batch:
+                    continue
+                for rows in feed(batch):
+                    store.add_pair(config.name, rows)
+                    summary.played += 1
+                    if on_pair is not None:
+                        on_pair(summary.already + summary.played, total)
+                if config.sprt is not None:
+                    check_sprt()
         stored = store.keys(config.name)
         summary.skipped_by_sprt = sum(1 for j in todo if j.pairing in summary.sprt
                                       and not all(k in stored for k in j.keys()))

@@ -47,7 +47,7 @@ MISBEHAVING = textwrap.dedent('''
             moves += 1
             legal = msg["legal"]
             answer = {"type": "move", "move": legal[0]["move"]}
-            if mode in ("echo", "double", "hang_game2", "noisy"):
+            if mode in ("echo", "double", "hang_game2", "noisy", "stubborn"):
                 answer["request"] = msg["request"]
             if mode == "crash" and moves == 3:
                 sys.exit(3)
@@ -83,9 +83,13 @@ MISBEHAVING = textwrap.dedent('''
                 print(json.dumps(answer), flush=True)
         elif msg["type"] == "quit":
             note("quit")
+            if mode == "stubborn":  # will not leave: neither quit nor the end of its input ends it
+                continue
             break
     else:
         note("eof")
+        if mode == "stubborn":
+            time.sleep(300)
 ''')
 
 

@@ -1,5 +1,6 @@
-"""One engine process per entrant per worker across games (tournament pairs, a match's games), a fresh one
-only after a forfeit by error or timeout, and none left running when the worker ends."""
+"""One engine process per entrant, seat and worker across games (tournament pairs, a match's games), a fresh
+one only after a forfeit by error or timeout, and none left running when the worker ends. A process keeps to
+one seat: the two games of a duplicate pair deal the same cards (tests/hidden has the remembering attack)."""
 
 from __future__ import annotations
 
@@ -54,30 +55,32 @@ def wait_ended(pidfile, pids, seconds: float = 5.0) -> None:
             time.sleep(0.02)
 
 
-def test_a_tournament_worker_plays_every_pair_with_one_engine_process(misbehaving, pidfile, tmp_path):
+def test_a_tournament_worker_plays_every_pair_with_one_engine_process_a_seat(misbehaving, pidfile, tmp_path):
     spec = misbehaving_spec(misbehaving, "echo", pidfile)
     rows = [row for job in jobs(spec, 3) for row in play_pair(job, {"stderr": str(tmp_path / "stderr")})]
     assert len(rows) == 6 and all(r.forfeit_reason is None for r in rows)
-    assert len(starts(pidfile)) == 1  # six games, one process
-    assert (tmp_path / "stderr" / "bot.stderr").read_text().count("[cardwar] started") == 1
-    (engine,) = kept_engines()
-    pid = engine.pid
+    assert len(starts(pidfile)) == 2  # six games, one process in each seat
+    assert (tmp_path / "stderr" / "bot.stderr").read_text().count("[cardwar] started") == 2
+    pids = [engine.pid for engine in kept_engines()]
+    assert len(pids) == 2
     close_engines()  # what the worker's exit does
-    assert ("quit", pid) in notes(pidfile)
-    assert_gone(pid)
+    for pid in pids:
+        assert ("quit", pid) in notes(pidfile)
+        assert_gone(pid)
 
 
 def test_after_a_timeout_forfeit_the_next_game_gets_a_new_process_and_the_forfeit_names_the_entrant(
         misbehaving, pidfile):
     spec = misbehaving_spec(misbehaving, "hang_game2", pidfile)  # hangs in the second game of its life
-    rows = [row for job in jobs(spec, 2, move_ms=200) for row in play_pair(job)]
-    assert [r.forfeit_reason for r in rows] == [None, "timeout", None, "timeout"]  # each process's 2nd game
-    assert rows[1].forfeit_detail.startswith("engine 'bot' (hang_game2): no move within 200 ms")
-    first, second = starts(pidfile)  # the second pair's first game needed a new one
+    rows = [row for job in jobs(spec, 3, move_ms=200) for row in play_pair(job)]
+    # one process a seat: each hangs in its second game (pair 1), and the third pair gets new ones
+    assert [r.forfeit_reason for r in rows] == [None, None, "timeout", "timeout", None, None]
+    assert rows[2].forfeit_detail.startswith("engine 'bot' (hang_game2): no move within 200 ms")
+    first, second, third, fourth = starts(pidfile)
     assert_gone(first)
     assert_gone(second)
-    (kept,) = kept_engines()
-    assert kept.pid is None and kept.starts == 2  # the next game starts a third
+    kept = kept_engines()
+    assert len(kept) == 2 and all(k.starts == 2 for k in kept)
 
 
 def test_the_same_engine_in_both_seats_gets_two_processes_then_both_are_kept(misbehaving, pidfile):
@@ -103,13 +106,15 @@ def test_a_process_pool_worker_keeps_its_engine_and_closes_it_at_shutdown(misbeh
     spec = misbehaving_spec(misbehaving, "echo", pidfile)
     with ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("fork")) as pool:
         assert list(pool.map(_pair_in_worker, jobs(spec, 3))) == [[2], [2], [2]]
-    (pid,) = starts(pidfile)
-    wait_ended(pidfile, [pid])
-    assert ("quit", pid) in notes(pidfile)  # told to quit by the worker's exit, not left to find its input closed
-    assert_gone(pid)
+    pids = starts(pidfile)
+    assert len(pids) == 2  # one a seat
+    wait_ended(pidfile, pids)
+    for pid in pids:
+        assert ("quit", pid) in notes(pidfile)  # told to quit by the worker's exit, not left to find its input closed
+        assert_gone(pid)
 
 
-def test_a_tournament_pool_of_two_workers_starts_at_most_two_processes_and_none_outlives_it(misbehaving, pidfile):
+def test_a_tournament_pool_of_two_workers_starts_at_most_four_processes_and_none_outlives_it(misbehaving, pidfile):
     from training.workers import WorkerPool
 
     spec = misbehaving_spec(misbehaving, "echo", pidfile)
@@ -117,7 +122,21 @@ def test_a_tournament_pool_of_two_workers_starts_at_most_two_processes_and_none_
         rows = [row for _, result in pool.imap_unordered(jobs(spec, 6)) for row in result]
     assert len(rows) == 12 and all(r.forfeit_reason is None for r in rows)
     pids = starts(pidfile)
-    assert 1 <= len(pids) <= 2
+    assert 2 <= len(pids) <= 4  # one a seat in each worker
     wait_ended(pidfile, pids)
-    for pid in pids:  # the workers end with os._exit: each engine sees the end of its input and exits
+    for pid in pids:  # the workers end them on the way out (on_exit), or they see the end of their input
         assert group_members(pid) == []  # (its parent gone, it is reaped by init, or stays a zombie)
+
+
+def test_engines_that_ignore_quit_and_their_input_closing_end_with_the_pool(misbehaving, pidfile):
+    from training.workers import WorkerPool
+
+    spec = misbehaving_spec(misbehaving, "stubborn", pidfile)
+    with WorkerPool(play_pair, 2, name="test", on_exit=close_engines) as pool:
+        rows = [row for _, result in pool.imap_unordered(jobs(spec, 6)) for row in result]
+    assert len(rows) == 12
+    pids = starts(pidfile)
+    assert 2 <= len(pids) <= 4
+    for pid in pids:  # told to quit, then, still there after its quit time, killed with its process group
+        assert ("quit", pid) in notes(pidfile)
+        assert_gone(pid)

@@ -124,3 +124,39 @@ def test_a_cheating_entrant_in_a_real_tournament_learns_nothing(tmp_path):
     chance = hand / (52 - hand)
     n = sum(map(len, truths))
     assert hit_rate(guesses, truths) < chance + 4 * (chance * (1 - chance) / n) ** 0.5
+
+
+MEMORY = Path(__file__).with_name("memory_attacker.py")
+
+
+def memory_attack(tmp_path: Path, games: int) -> float:
+    """The remembering engine against random; the share of the other hand its guesses name."""
+    from cardwar.envs.naval.cards import card_to_str
+
+    log, dealer, seed = tmp_path / "memory.jsonl", Dealer.fresh(), 500
+    try:
+        run_match("naval", f"engine:{sys.executable} {MEMORY} {log}", "random", games, seed=seed, progress=False,
+                  dealer=dealer)
+    finally:
+        close_engines()
+    said = {(d["seed"], d["seat"]): d["guess"] for d in map(json.loads, log.read_text().splitlines())}
+    guesses, truths = [], []
+    for k in range(games // 2):
+        for me in (0, 1):
+            guesses.append(said[(dealer.seat(seed + k, me), SEATS["naval"][me])])
+            truths.append([card_to_str(c) for c in truth("naval", dealer.deal(seed + k), me)])
+    return hit_rate(guesses, truths)
+
+
+def test_an_engine_process_never_sits_in_both_games_of_a_pair(tmp_path, monkeypatch):
+    """With one process for both seats (as first built) the mirror game gives the other hand away; a process
+    kept to one seat has only other deals to remember."""
+    import cardwar.arena.players as players
+
+    kept_to_a_seat = memory_attack(tmp_path / "a", 20) if (tmp_path / "a").mkdir() is None else 0.0
+    chance = 7 / 45
+    assert kept_to_a_seat < chance + 4 * (chance * (1 - chance) / 140) ** 0.5, kept_to_a_seat
+    seatless = players._key
+    monkeypatch.setattr(players, "_key", lambda spec, game, seat, options: seatless(spec, game, None, options))
+    (tmp_path / "b").mkdir()
+    assert memory_attack(tmp_path / "b", 20) >= 0.45  # the second game of every pair: the whole hand

@@ -101,7 +101,13 @@ class Report:
 
 
 def pairing_name(a: str, b: str) -> str:
-    """How a pairing is named in the reports and keyed in the statistics: ``"a vs b"``."""
+    """How a pairing is keyed in the statistics: JSON of ``[a, b]``, unambiguous whatever the names hold
+    (entrants ``a vs b`` and ``c`` stay apart from ``a`` and ``b vs c``)."""
+    return json.dumps([a, b], ensure_ascii=False)
+
+
+def pairing_label(a: str, b: str) -> str:
+    """How a pairing is shown in the reports: ``"a vs b"``."""
     return f"{a} vs {b}"
 
 
@@ -170,7 +176,7 @@ def forfeited_games(rows: Sequence[GameRow], config: TournamentConfig) -> list[F
     for r in rows:
         if r.forfeit_seat is None:
             continue
-        out.append(Forfeit(r.id, pairing_name(*pairing_of(r, config)), r.pair, r.game_in_pair, r.forfeit_seat,
+        out.append(Forfeit(r.id, pairing_label(*pairing_of(r, config)), r.pair, r.game_in_pair, r.forfeit_seat,
                            (r.first, r.second)[r.forfeit_seat], r.forfeit_reason or "?", r.forfeit_detail or ""))
     return out
 
@@ -300,8 +306,8 @@ def to_markdown(rep: Report) -> str:
               "| pairing | pairs | 0 | 0.5 | 1 | 1.5 | 2 | score | Elo (95%) | LOS |",
               "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
     for p in rep.pentanomials:
-        name = pairing_name(p.entrant, p.opponent)
-        mark = " †" if name in rep.sprt else ""
+        name = pairing_label(p.entrant, p.opponent)
+        mark = " †" if pairing_name(p.entrant, p.opponent) in rep.sprt else ""
         if penta_reliable(p, r.min_pairs):
             lo, hi = p.elo_interval()
             elo, los = f"{_fmt(p.elo)} ({_fmt(lo)} .. {_fmt(hi)})", _fmt(p.los, ".3f")
@@ -333,8 +339,8 @@ def _sprt_markdown(rep: Report) -> list[str]:
              "exact LLR); the Elo as played is biased towards the bound the test crossed.", "",
              "| pairing | pairs | elo0, elo1 | LLR | bounds | result | Elo as played | Elo corrected (95%) | LOS |",
              "|---|---:|---|---:|---|---|---:|---|---:|"]
-    for name, t in rep.sprt.items():
-        s = t.result
+    for t in rep.sprt.values():
+        name, s = pairing_label(t.a, t.b), t.result
         verdict = {"H1": "H1 accepted (upper bound crossed)", "H0": "H0 accepted (lower bound crossed)"}.get(
             s.decision or "", "no bound crossed: schedule ended" if t.pairs >= t.scheduled else "running")
         if s.decision is not None:
@@ -388,7 +394,7 @@ def to_json(rep: Report) -> dict[str, Any]:
                      "elo_corrected": None if t.corrected is None else
                      {"elo": t.corrected.elo, "lower": t.corrected.lower, "upper": t.corrected.upper,
                       "los": t.corrected.los, "level": t.corrected.level}}
-                 for k, t in rep.sprt.items()},
+                 for t in rep.sprt.values() for k in [pairing_label(t.a, t.b)]},
         "forfeits": [{"game_id": f.game_id, "pairing": f.pairing, "pair": f.pair, "game_in_pair": f.game_in_pair,
                       "seat": f.seat, "entrant": f.entrant, "reason": f.reason, "detail": f.detail}
                      for f in rep.forfeit_games],

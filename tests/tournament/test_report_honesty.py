@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from cardwar.tournament.config import config_from_dict
-from cardwar.tournament.report import build_report, to_json, to_markdown, write_reports
+from cardwar.tournament.report import build_report, pairing_name, to_json, to_markdown, write_reports
 from cardwar.tournament.sprt import llr
 from cardwar.tournament.store import GameRow
 
@@ -145,7 +145,7 @@ def test_sprt_pairings_are_marked_with_llr_bounds_and_the_corrected_elo():
     lucky = [(1.0, 1.0)] * 9 + [(1.0, 0.5)] * 2 + [(1.0, 0.0)]
     rows = rows_for(config, {("hero", "rnd"): lucky})
     rep = build_report(config, rows, rounds=200)
-    test = rep.sprt["hero vs rnd"]
+    test = rep.sprt[pairing_name("hero", "rnd")]
     assert test.stopped and test.decision == "H1" and test.pairs == 12
     assert test.result.llr == pytest.approx(llr([0, 0, 1, 2, 9], 0, 100))
     s = 1 / (1 + 10 ** (-test.corrected.elo / 400))
@@ -167,3 +167,22 @@ def test_a_rounded_zero_elo_has_no_minus_sign():
     from cardwar.tournament.report import _fmt
 
     assert (_fmt(-0.2), _fmt(-0.6), _fmt(-0.0004, ".3f"), _fmt(None)) == ("0", "-1", "0.000", "-")
+
+
+def test_entrant_names_holding_vs_never_merge_two_pairings():
+    """`a vs b` against `c`, and `a` against `b vs c`: one label apart, two pairings (issue 18 item 2)."""
+    from cardwar.tournament.config import config_from_dict
+    from cardwar.tournament.report import build_report
+    from cardwar.tournament.store import GameRow
+
+    config = config_from_dict({"name": "vs", "game": "naval", "pairs": 1, "entrants": {
+        "a vs b": "random", "c": "random", "a": "random", "b vs c": "random"}})
+    rows = []
+    for p, (x, y) in enumerate(config.pairings()):
+        for g, (first, second) in enumerate(((x, y), (y, x))):
+            record = '{"players": {"captain_a": "random", "captain_b": "random"}, "moves": []}'
+            rows.append(GameRow(p, 0, g, 0, None, first, second, "random", "random", 1.0, [1.0, -1.0], 10, [],
+                                None, None, None, record))
+    rep = build_report(config, rows, rounds=20)
+    assert len(rep.pentanomials) == len(config.pairings()) == 6
+    assert all(p.pairs == 1 for p in rep.pentanomials)

@@ -16,7 +16,7 @@ import yaml
 from cardwar.arena.seeds import Dealer
 from cardwar.match import play_game
 from cardwar.tournament.config import TournamentConfigError, config_from_dict
-from cardwar.tournament.report import build_report, write_reports
+from cardwar.tournament.report import build_report, pairing_name, write_reports
 from cardwar.tournament.runner import current_rows, run_tournament
 from cardwar.tournament.schedule import schedule
 from cardwar.tournament.store import ConfigChanged, Store
@@ -74,7 +74,7 @@ def test_sprt_stops_a_lopsided_gauntlet_pairing_early(tmp_path):
     assert summary.sprt == {0: "H1"}
     assert len(rows) < 2 * 40  # stopped before the schedule's end
     rep = build_report(config, rows, rounds=50)
-    assert rep.sprt["heuristic vs random"].decision == "H1"
+    assert rep.sprt[pairing_name("heuristic", "random")].decision == "H1"
 
 
 def test_reports_are_written_and_rebuilt_from_the_database(tmp_path):

@@ -31,6 +31,7 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -92,9 +93,25 @@ _OURS = {"games": {"tournament", "pairing", "pair", "game_in_pair", "seed", "fir
 
 
 def conditions(config: dict[str, Any]) -> dict[str, Any]:
-    """What every game of a tournament is played under, from its config as a dict: game, rules, clock."""
-    return {"game": config.get("game"), "rules": config.get("rules") or {}, "move_ms": config.get("move_ms"),
-            "game_ms": config.get("game_ms")}
+    """What every game of a tournament is played under, from its config as a dict: game, rules, clock.
+
+    The rules are every option in force (``{}`` and the defaults spelled out are the same games), as a
+    game record holds them, so a migrated game is keyed by the rules it was played under.
+    """
+    game, rules = config.get("game"), config.get("rules") or {}
+    return {"game": game, "rules": json.loads(_rules_in_force(game, json.dumps(rules, sort_keys=True))),
+            "move_ms": config.get("move_ms"), "game_ms": config.get("game_ms")}
+
+
+@lru_cache(maxsize=64)
+def _rules_in_force(game: str | None, rules: str) -> str:
+    """Every rule option of ``game`` given the options set in ``rules`` (JSON), as JSON; unchanged if unknown."""
+    try:
+        from cardwar.envs import make_raw_env
+
+        return json.dumps(make_raw_env(game, None, json.loads(rules)).config.to_dict(), sort_keys=True)
+    except Exception:  # noqa: BLE001 - a game or rules this version cannot build: keyed as written
+        return rules
 
 
 def game_key(first: str, first_spec: str, second: str, second_spec: str, seed: int, scenario: str | None,
@@ -303,8 +320,13 @@ class Store:
                     "SELECT id, tournament, pairing, pair, game_in_pair, seed, scenario, first, second, first_spec, "
                     "second_spec, score_first, returns, length, move_times, forfeit_seat, forfeit_reason, "
                     "forfeit_detail, record, finished FROM games ORDER BY id").fetchall()
-                for r in old:
-                    key = game_key(r[7], r[9], r[8], r[10], r[5], r[6], conds.get(r[1], conditions({})))
+                for r in old:  # keyed by the rules its record says it was played under, the clock of the config
+                    played = conds.get(r[1], conditions({}))
+                    try:
+                        played = conditions({**played, "rules": json.loads(r[18]).get("rules") or {}})
+                    except (ValueError, AttributeError):
+                        pass
+                    key = game_key(r[7], r[9], r[8], r[10], r[5], r[6], played)
                     if (r[1], key) in seen:
                         key = None
                     else:

@@ -245,3 +245,24 @@ def test_the_anchor_key_chooses_the_reports_zero_and_changes_no_game(tmp_path):
         run_tournament(_config(), store)
         summary = run_tournament(_config(anchor="r2"), store)  # no --allow-changed: the games are the same
     assert (summary.played, summary.already) == (0, 6)
+
+
+def test_a_migrated_game_is_keyed_by_the_rules_its_record_was_played_under(tmp_path):
+    """An old database whose early games were played under other rules (before an --allow-changed): migrated,
+    those games keep their rules and never count as games of the rules in force now."""
+    config = _config()
+    with Store(tmp_path / "new.sqlite") as store:
+        run_tournament(config, store, reproducible_seeds=True)
+        rows = store.games("t")
+    other = []
+    for r in rows[:2]:  # the first pair, as if played with hand_size 5
+        rec = json.loads(r.record)
+        rec["rules"] = {**rec["rules"], "hand_size": 5}
+        other.append(r.__class__(**{**r.__dict__, "record": json.dumps(rec)}))
+    _old_database(tmp_path / "old.sqlite", config, other + rows[2:])
+    with Store(tmp_path / "old.sqlite") as store:
+        counted = current_rows(config, store)
+        assert len(counted) == 10 and len(store.games("t")) == 12
+        assert {r.id for r in store.games("t")} - {r.id for r in counted} == {1, 2}
+        summary = run_tournament(config, store)
+        assert summary.played == 1  # that pair is played again under today's rules

@@ -1,8 +1,8 @@
 """Self-play training of MaskablePPO agents (``cardwar train``), and the env it trains on.
 
 - :mod:`cardwar.training.selfplay_env`: :class:`SelfPlayEnv`, one seat of a game as a single-agent
-  gymnasium env (registered as ``cardwar/NavalSelfPlay-v0`` and ``cardwar/HexwarSelfPlay-v0``
-  when this package is imported);
+  gymnasium env (registered as ``cardwar/NavalSelfPlay-v0``, ``cardwar/NavalStepsSelfPlay-v0`` and
+  ``cardwar/HexwarSelfPlay-v0`` when this package is imported; its module docstring is the page);
 - :mod:`cardwar.training.opponents`: the opponent pool (snapshots, heuristic, random);
 - :mod:`cardwar.training.config`: checked YAML configs (``configs/training/*.yaml``);
 - :mod:`cardwar.training.imitation`: the optional warm start from the heuristic's moves;
@@ -16,8 +16,8 @@
 from __future__ import annotations
 
 from cardwar.training.opponents import OpponentPool
-from cardwar.training.selfplay_env import SelfPlayEnv, register
+from cardwar.training.selfplay_env import SelfPlayEnv, register, vector_env
 
 register()
 
-__all__ = ["OpponentPool", "SelfPlayEnv", "register"]
+__all__ = ["OpponentPool", "SelfPlayEnv", "register", "vector_env"]

@@ -1,7 +1,8 @@
 """SelfPlayEnv: one seat of a cardwar game as a single-agent gymnasium env, the opponent played inside it.
 
-This is the env ``cardwar train`` trains on, and a public one for any gymnasium
-or stable-baselines3 user::
+This module's docstring is the env's documentation page (``help(cardwar.training.selfplay_env)``).
+It is the env ``cardwar train`` trains on, and a public one for any gymnasium or
+stable-baselines3 user::
 
     import gymnasium
     import cardwar.training                      # registers the ids below
@@ -11,25 +12,31 @@ or stable-baselines3 user::
     # or directly: cardwar.training.SelfPlayEnv("naval", opponent="heuristic")
 
     from sb3_contrib import MaskablePPO
-    MaskablePPO("MlpPolicy", env).learn(10_000)  # reads the legal moves through action_masks()
+    MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32).learn(64)  # legal moves through action_masks()
 
 =================  ===================================================================================
-ids                ``cardwar/NavalSelfPlay-v0`` (``game="naval"``), ``cardwar/NavalSelfPlay-v1``
-                   (``game="naval", actions="steps"``: naval-v1's steps), ``cardwar/HexwarSelfPlay-v0``
-                   (``game="hexwar"``)
+ids                ``cardwar/NavalSelfPlay-v0`` (``game="naval"``: naval-v0's whole moves),
+                   ``cardwar/NavalStepsSelfPlay-v0`` (``game="naval", actions="steps"``: naval-v1's
+                   steps; another action space, not a newer version, so it has its own name),
+                   ``cardwar/HexwarSelfPlay-v0`` (``game="hexwar"``). ``cardwar/NavalSelfPlay-v1``,
+                   the steps form's first name, still makes ``NavalStepsSelfPlay-v0`` (with a
+                   DeprecationWarning); none of the others warns.
 arguments          ``scenario`` (hexwar: a name, a ``.yaml`` path, ``random``, ``random:train`` or
                    ``random:test``), ``rules`` (rule options, see each game's RULES.md), ``opponent``,
                    ``render_mode``, ``actions`` (``moves``, or ``steps`` for naval-v1)
-observation space  naval: ``Box(0, 1, (587,), float32)`` (v1: ``(690,)``, with the pending step); hexwar: ``Box(0, 1, (59, 10, 12), float32)``.
-                   The learner seat's own observation tensor, built from its information view only
-                   (no hidden card or unit), as in the PettingZoo envs ``cardwar/naval-v0`` and
-                   ``cardwar/hexwar-v0``.
-action space       naval: ``Discrete(3029)`` (v1: ``Discrete(113)``, steps of a move: a deploy is a card
-                   then a zone, an attack a line then a card; opponents still play whole moves); hexwar: ``Discrete(843)``; the games' flat action tables
-                   (``cardwar.envs.naval.action_to_string`` and the hex ``actions`` module).
+observation space  naval: ``Box(0, 1, (587,), float32)`` (steps: ``(690,)``, with the pending step); hexwar:
+                   ``Box(0, 1, (59, 10, 12), float32)``. The learner seat's own observation tensor, built
+                   from its information view only (no hidden card or unit), as in the PettingZoo envs
+                   ``cardwar/naval-v0``, ``cardwar/naval-v1`` and ``cardwar/hexwar-v0``, whose pages
+                   (``help(cardwar.envs.naval_v0)``, ...) list every feature and plane.
+action space       naval: ``Discrete(3029)`` (steps: ``Discrete(113)``, a deploy is a card then a zone, an
+                   attack a line then a card; opponents still play whole moves); hexwar:
+                   ``Discrete(843)``; every id range is on the PettingZoo env's page.
 legal moves        ``action_masks()``: a bool array over the action space, exact; all False once the
                    game is over. Through gymnasium's wrappers, ``env.unwrapped.action_masks()``
-                   (MaskablePPO finds it by itself).
+                   (MaskablePPO finds it by itself). The same array is ``info["action_mask"]`` after
+                   every ``reset`` and ``step``, so a gymnasium vector env stacks it into
+                   ``infos["action_mask"]``.
 rewards            0 on every step but the last; the last gives the learner's result, +1 win, -1 loss,
                    0 draw, *also when the opponent's move ended the game* (PettingZoo's SB3 tutorial
                    returns only the reward of the learner's own last step). An illegal action loses
@@ -43,23 +50,61 @@ opponent           an agent spec (``random``, the default; ``heuristic``; ``mcts
                    drawn from the env's generator; or an :class:`~cardwar.training.opponents.OpponentPool`
                    (what ``cardwar train`` uses: frozen snapshots, heuristic and random by weights),
                    drawn each episode. ``info["opponent"]`` names the one met.
-info               ``seat`` and ``opponent`` after ``reset``; ``result`` at the end of a game.
-render modes       ``ansi`` (text) and ``rgb_array`` (hexwar only), from the learner's side: what its
-                   seat may see.
+info               ``seat``, ``opponent`` and ``action_mask`` after ``reset``; ``action_mask`` after each
+                   step, and ``result`` at the end of a game.
+render modes       ``metadata["render_modes"]`` is exactly the game's: naval ``ansi``, ``human``;
+                   hexwar ``ansi``, ``rgb_array``, ``human`` (``human`` prints the text after each
+                   ``reset`` and ``step``). All from the learner's side: what its seat may see.
 =================  ===================================================================================
 
 Same seed, same episode: ``reset(seed=s)`` seeds the deal or map, the seat and the opponent.
 
-Version history: v0 (first public version); NavalSelfPlay-v1 (naval-v1's factored steps).
+**Vector envs, autoreset and masks.** gymnasium's vector envs reset a finished sub-env in
+one of two ways (``gymnasium.vector.AutoresetMode``):
+
+- ``NEXT_STEP`` (gymnasium's default for ``SyncVectorEnv`` / ``AsyncVectorEnv``): the step that
+  ends a game returns its last observation, and the sub-env is reset on the *next* ``step``,
+  whose action is ignored. Between the two, the sub-env's mask (``infos["action_mask"]``,
+  ``call("action_masks")``) is all False: a policy that sets masked logits to ``-inf`` then
+  takes a softmax over nothing but ``-inf`` and gives NaNs. Skip those rows, or
+- ``SAME_STEP``: the step that ends a game resets it at once; the game's last observation
+  and info are in ``infos["final_obs"]`` / ``infos["final_info"]``, and the observation and
+  mask returned are the new game's, so every mask has a legal action. **This is the default
+  of our vector entry point**::
+
+    import gymnasium
+    import numpy as np
+    import cardwar.training
+
+    envs = gymnasium.make_vec("cardwar/NavalSelfPlay-v0", num_envs=2)  # SyncVectorEnv, SAME_STEP
+    obs, infos = envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        actions = [rng.choice(np.flatnonzero(mask)) for mask in infos["action_mask"]]
+        obs, rewards, terminations, truncations, infos = envs.step(np.array(actions))
+    envs.close()
+
+  ``gymnasium.make_vec(id, n, vectorization_mode="sync", vector_kwargs={"autoreset_mode":
+  gymnasium.vector.AutoresetMode.SAME_STEP})`` is the same by hand, and ``autoreset_mode=`` /
+  ``asynchronous=True`` can be given to ``make_vec`` for ours. stable-baselines3's own vector
+  envs (what ``cardwar train`` uses) always reset in the same step.
+
+Version history: v0 (first public version); ``NavalSelfPlay-v1`` (naval-v1's factored steps),
+renamed ``NavalStepsSelfPlay-v0`` (the old id still works); ``metadata`` lists each game's own
+render modes, ``human`` added; ``info["action_mask"]``; ``make_vec`` resets in the same step.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import dataclasses
+import warnings
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv, VectorEnv
 
 from cardwar.envs import make_raw_env
 from cardwar.training.opponents import OpponentPool
@@ -90,7 +135,8 @@ class SelfPlayEnv(gymnasium.Env):
     ``pool`` is the older name of ``opponent`` (an :class:`OpponentPool`), kept for callers that use it.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    # Every game's modes, for gymnasium.make's check of the class; an instance lists its own game's exactly.
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
 
     def __init__(self, game: str = "naval", scenario: str | None = None, rules: dict | None = None,
                  opponent: str | OpponentPool = "random", render_mode: str | None = None,
@@ -98,11 +144,12 @@ class SelfPlayEnv(gymnasium.Env):
         self.game = game
         self.aec = make_raw_env(game, scenario, rules, actions)
         self.steps = actions == "steps"  # naval-v1: the learner acts in steps; opponents play whole moves
-        if render_mode is not None and render_mode not in self.aec.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {self.aec.metadata['render_modes']} "
-                             f"for {game}")
+        modes = list(self.aec.metadata["render_modes"])
+        self.metadata = {"render_modes": modes, "render_fps": self.aec.metadata["render_fps"]}
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {modes} for {game}")
         self.render_mode = render_mode
-        self.aec.render_mode = render_mode
+        self.aec.render_mode = "ansi" if render_mode == "human" else render_mode  # human: printed here, once a call
         self.agents = self.aec.possible_agents
         first = self.aec.observation_space(self.agents[0])
         self.observation_space = first["observation"]
@@ -133,7 +180,9 @@ class SelfPlayEnv(gymnasium.Env):
             self._play_opponent()
             if not self.aec.state.is_terminal():
                 break
-        return self._observe(), {"seat": self.seat, "opponent": self.opponent_name}
+        obs = self._observe()
+        self._render_human()
+        return obs, {"seat": self.seat, "opponent": self.opponent_name, "action_mask": self._mask}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         """The learner's move, then the opponent's until the learner's turn or the end of the game."""
@@ -146,26 +195,36 @@ class SelfPlayEnv(gymnasium.Env):
             self._over = True
             self._mask = np.zeros_like(self._mask)
             info = {"seat": self.seat, "opponent": self.opponent_name, "result": -1.0,
-                    "illegal_action": action}
+                    "illegal_action": action, "action_mask": self._mask}
             return self.aec.observe(self.agents[self.seat])["observation"], -1.0, True, False, info
         self.aec.step(action)
         self._play_opponent()
+        obs = self._observe()
         if state_done := self.aec.state.is_terminal():
             reward = float(self.aec.state.returns()[self.seat])  # also when the opponent's move ended it
-            info = {"seat": self.seat, "opponent": self.opponent_name, "result": reward}
+            info = {"seat": self.seat, "opponent": self.opponent_name, "result": reward, "action_mask": self._mask}
         else:
-            reward, info = 0.0, {}
-        return self._observe(), reward, state_done, False, info
+            reward, info = 0.0, {"action_mask": self._mask}
+        self._render_human()
+        return obs, reward, state_done, False, info
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (all False once the game is over)."""
         return self._mask
 
     def render(self) -> str | np.ndarray | None:
-        """The game from the learner's side (``render_mode`` ``ansi`` or ``rgb_array``)."""
+        """The game from the learner's side: text (``ansi``), a picture (``rgb_array``); ``human`` prints it."""
         if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        if self.render_mode == "human":
+            print(self.aec.render() + "\n")
             return None
         return self.aec.render()
+
+    def _render_human(self) -> None:
+        if self.render_mode == "human":
+            self.render()
 
     # -------------------------------------------------------------- internals
     def _play_opponent(self) -> None:
@@ -183,11 +242,48 @@ class SelfPlayEnv(gymnasium.Env):
         return obs["observation"]
 
 
+IDS: dict[str, dict[str, str]] = {
+    "cardwar/NavalSelfPlay-v0": {"game": "naval"},
+    "cardwar/NavalStepsSelfPlay-v0": {"game": "naval", "actions": "steps"},
+    "cardwar/HexwarSelfPlay-v0": {"game": "hexwar"},
+}
+"""The registered ids and the arguments each gives :class:`SelfPlayEnv`."""
+
+RENAMED = {"cardwar/NavalSelfPlay-v1": "cardwar/NavalStepsSelfPlay-v0"}
+"""Old ids that still make the env of their new name."""
+
+
+def vector_env(num_envs: int = 1, autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
+               asynchronous: bool = False, **kwargs: Any) -> VectorEnv:
+    """``num_envs`` :class:`SelfPlayEnv` (``kwargs``) in gymnasium's Sync (or Async) vector env.
+
+    The vector entry point of the registered ids, so ``gymnasium.make_vec(id, n)`` comes here; it
+    resets a finished game in the same step (``SAME_STEP``), so every mask it returns has a legal
+    action (see the module docstring on the two modes)."""
+    fns = [lambda: SelfPlayEnv(**kwargs) for _ in range(num_envs)]
+    cls = AsyncVectorEnv if asynchronous else SyncVectorEnv
+    return cls(fns, autoreset_mode=AutoresetMode(autoreset_mode))
+
+
+def _renamed(new_id: str, old_id: str) -> Any:
+    def make(**kwargs: Any) -> SelfPlayEnv:
+        warnings.warn(f"{old_id} is now {new_id}", DeprecationWarning, stacklevel=3)
+        return SelfPlayEnv(**kwargs)
+
+    make.__name__ = make.__qualname__ = f"renamed_{new_id.split('/')[-1].replace('-', '_')}"
+    return make
+
+
 def register() -> None:
-    """Register ``cardwar/NavalSelfPlay-v0`` and ``cardwar/HexwarSelfPlay-v0`` with gymnasium (done on import)."""
-    for env_id, kwargs in (("cardwar/NavalSelfPlay-v0", {"game": "naval"}),
-                           ("cardwar/NavalSelfPlay-v1", {"game": "naval", "actions": "steps"}),
-                           ("cardwar/HexwarSelfPlay-v0", {"game": "hexwar"})):
+    """Register the self-play ids (:data:`IDS`, and the old names in :data:`RENAMED`) with gymnasium (done on import)."""
+    for env_id, kwargs in IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="cardwar.training.selfplay_env:SelfPlayEnv",
+                               vector_entry_point="cardwar.training.selfplay_env:vector_env",
                                kwargs=kwargs, disable_env_checker=False)
+    for old_id, new_id in RENAMED.items():
+        # Stored under the old key with the new id inside: gymnasium then sees no second version of
+        # NavalSelfPlay, so making cardwar/NavalSelfPlay-v0 does not warn that it is out of date.
+        if old_id not in gymnasium.registry:
+            gymnasium.registry[old_id] = dataclasses.replace(gymnasium.registry[new_id],
+                                                             entry_point=_renamed(new_id, old_id))

@@ -222,9 +222,44 @@ def _training_config(text: str | None, game: str) -> Path:
     return path
 
 
+def _train_rllib(args: argparse.Namespace) -> int:
+    """``cardwar train GAME --backend rllib``: RLlib PPO self-play on a local Ray or on ``--ray-address``."""
+    from pathlib import Path
+
+    for flag, value in (("--config", args.config), ("--resume", args.resume), ("--export", args.export)):
+        if value:
+            raise UsageError(f"{flag} is for the SB3 backend; --backend rllib takes --set KEY=VALUE and --steps")
+    try:
+        from cardwar.training.rllib import RLlibSettings, train
+    except ImportError:
+        raise UsageError("--backend rllib needs RLlib: pip install 'cardwar[rllib]'") from None
+    try:
+        settings = RLlibSettings().updated(args.set)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    if args.steps is not None:
+        settings.total_steps = args.steps
+    if args.ray_address is not None:
+        from cardwar.tournament.runner import check_ray_address
+
+        try:
+            check_ray_address(args.ray_address)
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+    run_dir = train(args.game, settings, runs_root=Path(args.runs), ray_address=args.ray_address,
+                    progress=not args.quiet)
+    print(f"run folder: {run_dir}")
+    print(f"  policy: {run_dir / 'final'}  (cardwar.training.rllib.load_module)   curve: {run_dir / 'curve.png'}")
+    return 0
+
+
 def _train(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    if args.ray_address is not None and args.backend != "rllib":
+        raise UsageError("--ray-address names a Ray cluster for --backend rllib; add --backend rllib or leave it out")
+    if args.backend == "rllib":
+        return _train_rllib(args)
     from cardwar.training.interrupts import RunInterrupted
     from cardwar.training.trainer import resume, train
     from cardwar.training.workers import WorkerError
@@ -335,6 +370,11 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--export", metavar="ZIP",
                        help="also write the final model, without optimizer state, here "
                             "(e.g. agents/pretrained/naval_ppo.zip, the model `ppo` plays)")
+    train.add_argument("--backend", choices=["sb3", "rllib"], default="sb3",
+                       help="sb3: MaskablePPO on this machine (default); rllib: RLlib PPO self-play on Ray "
+                            "(pip install 'cardwar[rllib]'; --set takes its settings, e.g. num_env_runners=4)")
+    train.add_argument("--ray-address", metavar="HOST:PORT",
+                       help="with --backend rllib: a Ray cluster to run on (default: a new local Ray)")
     train.set_defaults(func=_train)
     from cardwar.tournament.command import add_parser as add_tournament
 

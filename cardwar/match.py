@@ -65,12 +65,12 @@ def play_game(game: str, spec_first: str, spec_second: str, seed: int, scenario:
 
     A spec may name one of our agents or an external engine (``engine:CMD``); an engine
     that misbehaves forfeits, as in a tournament, and one process plays game after game. ``dealer`` turns ``seed`` into the deal
-    and the seats' seeds; without one, the reproducible research seeds (any seat can invert them).
+    and the seats' seeds; without one, a fresh secret (pass ``Dealer(None)`` for the research seeds).
     """
     from cardwar.arena import is_engine_spec, play_game as arena_game
     from cardwar.arena.players import release_players, seat_player
 
-    dealer = dealer or Dealer(None)
+    dealer = dealer or Dealer.fresh()
     specs = (spec_first, spec_second)
     players = [seat_player(spec, game, dealer.seat(seed, i), seat=i) for i, spec in enumerate(specs)]  # kept
     outcome = None

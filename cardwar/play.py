@@ -146,7 +146,7 @@ def play_naval(config: Any, seed: int, spec_a: str, spec_b: str, viewer: str = "
     or ``B`` sees that captain's hand, ``omniscient`` sees everything and the
     face-down cards in the move list. A person (spec ``human``) sees only their seat.
     ``save`` writes the game record there. ``dealer`` keys the deal and the bots' seeds
-    (default: the reproducible research seeds); the seed is printed only once the game is over.
+    (default: a fresh secret; ``Dealer(None)``: the research seeds); both are printed once the game is over.
     """
     from cardwar.envs import naval_v0
     from cardwar.envs.naval import action_to_string
@@ -158,7 +158,7 @@ def play_naval(config: Any, seed: int, spec_a: str, spec_b: str, viewer: str = "
     specs = (spec_a, spec_b)
     who = _viewer(_VIEWERS[viewer], specs)
     screen = Screen(out)
-    dealer = dealer or Dealer(None)
+    dealer = dealer or Dealer.fresh()
     players = _seat_players("naval", specs, seed, dealer, lambda i: HumanPlayer(
         "naval", i, show=render_view, read=read, out=out, screen=screen))
     env = naval_v0.raw_env(rules=config)
@@ -198,7 +198,7 @@ def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red:
     specs = (spec_blue, spec_red)
     who = _viewer({"spectator": None, "omniscient": "omniscient", "blue": 0, "red": 1}[viewer], specs)
     env = hexwar_v0.raw_env(scenario=scenario, rules=rules)
-    dealer = dealer or Dealer(None)
+    dealer = dealer or Dealer.fresh()
     env.reset(seed=dealer.deal(seed))
     screen = Screen(out)
 

@@ -7,19 +7,23 @@ import json
 import pytest
 
 from cardwar import __version__
+from cardwar.arena.seeds import Dealer
 from cardwar.envs.naval import NavalConfig
 from cardwar.match import play_game
 from cardwar.play import play_hexwar, play_naval
 from cardwar.record import FORMAT, GameRecord, Move, RecordError, final_state, replay_states
 
 
+DEALER = Dealer.fresh()  # every game here is dealt by one secret, so play, match and replay deal alike
+
+
 def quiet_naval(seed: int, a: str, b: str, path, read=input, rules: dict | None = None) -> dict:
     return play_naval(NavalConfig.from_dict(rules), seed, a, b, quiet=True, out=lambda *_: None, read=read,
-                      save=str(path))
+                      save=str(path), dealer=DEALER)
 
 
 def quiet_hex(scenario: str, rules: dict, seed: int, a: str, b: str, path) -> dict:
-    return play_hexwar(scenario, rules, seed, a, b, quiet=True, out=lambda *_: None, save=str(path))
+    return play_hexwar(scenario, rules, seed, a, b, quiet=True, out=lambda *_: None, save=str(path), dealer=DEALER)
 
 
 @pytest.mark.parametrize("seed, a, b", [(0, "random", "random"), (1, "heuristic", "random"),
@@ -28,12 +32,12 @@ def test_a_saved_naval_game_replays_to_the_same_result(tmp_path, seed, a, b):
     path = tmp_path / "game.json"
     summary = quiet_naval(seed, a, b, path)
     rec = GameRecord.load(path)
-    assert rec.game == "naval" and rec.seed == seed and rec.players == {"captain_a": a, "captain_b": b}
+    assert rec.game == "naval" and rec.seed == DEALER.deal(seed) and rec.players == {"captain_a": a, "captain_b": b}
     assert rec.finished and rec.quit_by is None and rec.cardwar_version == __version__
     assert len(rec.moves) == summary["moves"] and rec.rules == NavalConfig().to_dict()
     end = final_state(rec)
     assert end.is_terminal() and end.returns() == summary["returns"] == rec.result["returns"]
-    assert play_game("naval", a, b, seed) == summary["returns"]  # the match loop plays the same game
+    assert play_game("naval", a, b, seed, dealer=DEALER) == summary["returns"]  # the match loop plays the same game
 
 
 @pytest.mark.parametrize("scenario, rules, seed", [
@@ -53,7 +57,7 @@ def test_a_saved_hex_game_replays_to_the_same_result(tmp_path, scenario, rules, 
     states = list(replay_states(rec))
     assert len(states) == len(rec.moves) + 1 and states[-1].returns() == summary["returns"]
     assert rec.result["winner"] == summary["winner"] and rec.result["turns"] == summary["turns"]
-    assert play_game("hexwar", "heuristic", "random", seed, scenario, full_rules) == summary["returns"]
+    assert play_game("hexwar", "heuristic", "random", seed, scenario, full_rules, DEALER) == summary["returns"]
     if rules.get("hidden_units"):
         assert any(u.get("hidden") for side in rec.scenario_data["sides"].values() for u in side["units"])
         assert any(s.hidden[u] for s in states[:5] for u in range(len(s.hidden)))  # hidden units were in play

@@ -12,7 +12,7 @@ entrants or adding one never misfiles a stored game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cardwar.tournament.config import TournamentConfig
 from cardwar.tournament.store import conditions, game_key
@@ -35,7 +35,7 @@ class PairJob:
     rules: dict
     move_ms: int | None
     game_ms: int | None
-    secret: str | None = None  # the dealer's secret (cardwar.arena.seeds); None: reproducible research seeds
+    secret: str | None = field(default=None, repr=False)  # the dealer's (cardwar.arena.seeds); None: research seeds
     engine_options: dict | None = None  # engine entrants' tolerances and stderr folder: not part of a game's key
 
     def seats(self) -> list[tuple[str, str, str, str]]:

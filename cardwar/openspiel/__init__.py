@@ -1,0 +1,25 @@
+"""The OpenSpiel bridge: cardwar's games as OpenSpiel games, and OpenSpiel bots as cardwar agents.
+
+It sits above the envs and the agents (it reuses their encoders and cardwar's determinization)
+and below the arena, which seats its bots from ``openspiel:...`` specs. It needs the optional
+extra: ``pip install 'cardwar[openspiel]'`` (``open_spiel``, imported as ``pyspiel``).
+
+    import pyspiel
+    import cardwar.openspiel                       # registers python_cardwar_naval and python_cardwar_hexwar
+    game = pyspiel.load_game("python_cardwar_naval", {"seed": 7})
+
+See ``docs/openspiel.md`` for what the bridge can and cannot do.
+"""
+
+from __future__ import annotations
+
+try:
+    import pyspiel  # noqa: F401
+except ImportError as err:  # pragma: no cover - depends on the environment
+    raise ImportError("the OpenSpiel bridge needs open_spiel: pip install 'cardwar[openspiel]'") from err
+
+from cardwar.openspiel.games import GAME_NAMES, HEXWAR, NAVAL, CardwarGame, CardwarState, load, register
+
+register()
+
+__all__ = ["GAME_NAMES", "HEXWAR", "NAVAL", "CardwarGame", "CardwarState", "load", "register"]

@@ -101,7 +101,70 @@ def new_run_dir(config: TrainConfig, root: Path = Path("runs")) -> Path:
     run_dir.mkdir(parents=True)
     (run_dir / "config.yaml").write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
     (run_dir / "command.txt").write_text(shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]]) + "\n")
+    record_versions(run_dir)
     return run_dir
+
+
+VERSIONED = ("torch", "numpy", "gymnasium", "pettingzoo", "stable-baselines3", "sb3-contrib")
+
+
+def git_commit(folder: Path) -> str | None:
+    """``git rev-parse HEAD`` in ``folder`` (with ``-dirty`` when files differ from it); None outside a
+    checkout or without git."""
+    import subprocess
+
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=folder, capture_output=True, text=True, timeout=10)
+        if head.returncode != 0:
+            return None
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=folder,
+                               capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head.stdout.strip() + ("-dirty" if dirty.returncode == 0 and dirty.stdout.strip() else "")
+
+
+def versions() -> dict[str, Any]:
+    """What made this run: cardwar (and its git commit), Python, the libraries that decide the numbers, the CPUs."""
+    import os
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    import cardwar
+
+    record: dict[str, Any] = {"cardwar": cardwar.__version__,
+                              "cardwar_git_commit": git_commit(Path(cardwar.__file__).resolve().parent),
+                              "python": platform.python_version()}
+    for name in VERSIONED:
+        try:
+            record[name] = version(name)
+        except PackageNotFoundError:
+            record[name] = None
+    record["cpu_count"] = os.cpu_count()
+    record["platform"] = platform.platform()
+    return record
+
+
+def record_versions(run_dir: Path) -> None:
+    """``versions.json``: the versions of the run's first session; a resume under other versions adds
+    an entry under ``resumed`` and says so (the exact-resume promise holds under the same versions only)."""
+    import json
+
+    path = run_dir / "versions.json"
+    now = versions()
+    if not path.exists():
+        path.write_text(json.dumps(now, indent=2) + "\n")
+        return
+    record = json.loads(path.read_text())
+    first = {k: v for k, v in record.items() if k != "resumed"}
+    if now != first and now not in record.get("resumed", []):
+        changed = ", ".join(f"{k} {first.get(k)} -> {v}" for k, v in now.items() if first.get(k) != v)
+        print(f"note: resumed under other versions than the run started with ({changed}); "
+              "the run goes on, but not bit for bit as it would have", file=sys.stderr)
+        record.setdefault("resumed", []).append(now)
+        tmp = path.with_suffix(".partial")
+        tmp.write_text(json.dumps(record, indent=2) + "\n")
+        tmp.replace(path)
 
 
 def latest_checkpoint(run_dir: Path) -> tuple[Path, dict] | None:
@@ -191,6 +254,7 @@ def resume(run_dir: Path, total_steps: int | None = None, progress: bool = True,
     where = f"step {found[0][1]['num_timesteps']}" if found else "the start"
     with (run_dir / "command.txt").open("a") as f:
         f.write(shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]]) + f"   # resumed at {where}\n")
+    record_versions(run_dir)
     _run(config, run_dir, progress)
     return run_dir
 
@@ -286,28 +350,93 @@ def _self_play(config: TrainConfig, run_dir: Path, progress: bool, status: RunSt
                                                                  f"{found[0][1]['num_timesteps']} is kept")
     vec_env = make_vec_env(config)
     try:
-        model, state = _load_latest(found, vec_env, run_dir, config.device)
-        snapshots = [str(run_dir / "snapshots" / name) for name in state.get("snapshots", [])
+        model, state, path = _load_latest(found, vec_env, run_dir, config.device)
+        step = model.num_timesteps
+        snapshots = [str((run_dir / "snapshots" / name).resolve()) for name in state.get("snapshots", [])
                      if (run_dir / "snapshots" / name).is_file()]
         if len(snapshots) < len(state.get("snapshots", [])):
             print(f"warning: {len(state['snapshots']) - len(snapshots)} snapshot(s) of the pool are missing",
                   file=sys.stderr)
-        _truncate_eval(run_dir / "eval.csv", state["num_timesteps"])
+        announce_budget(config, run_dir, step)
+        extra = path.with_name(f"resume_{step:09d}.pkl")
+        schedule = _restore(model, vec_env, extra) if extra.is_file() else None
+        if schedule is None:  # the step-0 checkpoint, or an older run's: the envs start new games
+            model._last_obs = None
+            model.set_random_seed(config.seed + step)
+            _truncate_eval(run_dir / "eval.csv", step, keep_step=True)
+        else:  # the boundary's snapshot, evaluation and checkpoint are redone as they were
+            _truncate_eval(run_dir / "eval.csv", step, keep_step=False)
         status.resume_clock(state.get("seconds", 0.0))  # the curve against time goes on where the checkpoint was
-        model.set_random_seed(config.seed + model.num_timesteps)  # a resumed run goes on as reproducibly
-        _learn(model, config, run_dir, snapshots, progress, status)
+        _learn(model, config, run_dir, snapshots, progress, status, schedule)
     finally:
         close_vec_env(vec_env)
 
 
-def _load_latest(found: list[tuple[Path, dict]], vec_env: Any, run_dir: Path, device: str) -> tuple[Any, dict]:
-    """The newest checkpoint that loads (a damaged file falls back to the one before) and its pool state."""
+def _restore(model: Any, vec_env: Any, path: Path) -> dict | None:
+    """Put the run back as it was at the checkpoint's rollout boundary; its event schedule, or None if
+    the file cannot be read (the run then goes on re-seeded, not exactly)."""
+    import cloudpickle
+    import numpy as np
+
+    from cardwar.training.callbacks import restore_rngs
+
+    try:
+        data = cloudpickle.loads(path.read_bytes())
+    except Exception as err:  # noqa: BLE001 - a damaged file: go on as before this feature
+        print(f"warning: {path.name} cannot be read ({err}); the run goes on re-seeded, not exactly",
+              file=sys.stderr)
+        return None
+    if len(data["envs"]) != vec_env.num_envs:
+        print(f"warning: {path.name} has {len(data['envs'])} envs, the config {vec_env.num_envs}; "
+              "the run goes on re-seeded, not exactly", file=sys.stderr)
+        return None
+    for k, blob in enumerate(data["envs"]):
+        vec_env.env_method("set_state", blob, indices=[k])
+    model._last_obs = np.copy(data["last_obs"])
+    model._last_episode_starts = np.copy(data["last_episode_starts"])
+    from collections import deque
+
+    model.ep_info_buffer = deque(data["ep_info_buffer"], maxlen=model._stats_window_size)
+    model.ep_success_buffer = deque(data["ep_success_buffer"], maxlen=model._stats_window_size)
+    restore_rngs(data["rngs"])  # last: loading the model re-seeded them
+    return data["schedule"]
+
+
+def rollout_size(config: TrainConfig) -> int:
+    """Steps per rollout: ``ppo.n_steps x env.n_envs``."""
+    return config.ppo.n_steps * config.env.n_envs
+
+
+def trained_steps(config: TrainConfig, step: int = 0) -> int:
+    """Where a run at ``step`` (a rollout boundary) stops: the first whole rollout at or past ``total_steps``."""
+    rollout = rollout_size(config)
+    return step + max(0, -(-(config.total_steps - step) // rollout)) * rollout
+
+
+def announce_budget(config: TrainConfig, run_dir: Path, step: int) -> None:
+    """Print (one line) and write ``budget.json`` when the budget is not a whole number of rollouts."""
+    import json
+
+    end = trained_steps(config, step)
+    rollout = rollout_size(config)
+    record = {"total_steps": config.total_steps, "trained_steps": end, "rollout": rollout,
+              "n_steps": config.ppo.n_steps, "n_envs": config.env.n_envs}
+    (run_dir / "budget.json").write_text(json.dumps(record, indent=2) + "\n")
+    if end != config.total_steps:
+        print(f"note: {config.total_steps:,} steps is not a whole number of rollouts of {rollout:,} "
+              f"(ppo.n_steps {config.ppo.n_steps} x env.n_envs {config.env.n_envs}): the run trains "
+              f"{end:,} steps (budget.json)", file=sys.stderr, flush=True)
+
+
+def _load_latest(found: list[tuple[Path, dict]], vec_env: Any, run_dir: Path,
+                 device: str) -> tuple[Any, dict, Path]:
+    """The newest checkpoint that loads (a damaged file falls back to the one before), its pool state and path."""
     from sb3_contrib import MaskablePPO
 
     for path, state in found:
         try:
             model = MaskablePPO.load(path, env=vec_env, device=device, tensorboard_log=str(run_dir / "tb"))
-            return model, state
+            return model, state, path
         except Exception as err:  # noqa: BLE001 - any unreadable zip
             print(f"warning: checkpoint {path.name} cannot be loaded ({err}); trying the one before",
                   file=sys.stderr)
@@ -315,20 +444,24 @@ def _load_latest(found: list[tuple[Path, dict]], vec_env: Any, run_dir: Path, de
 
 
 def _learn(model: Any, config: TrainConfig, run_dir: Path, snapshots: list[str], progress: bool,
-           status: RunStatus) -> None:
-    callback = RunCallback(config, run_dir, snapshots, progress=progress, status=status)
+           status: RunStatus, schedule: dict | None = None) -> None:
+    callback = RunCallback(config, run_dir, snapshots, progress=progress, status=status, schedule=schedule)
     step = model.num_timesteps
-    status.enter("self-play", saved=lambda: f"the checkpoint at step {step} is kept",
-                 announce=f"self-play: steps {step:,} to {config.total_steps:,}")
+
+    def kept() -> str:
+        boundary = callback.boundary.step if callback.boundary is not None else step
+        return f"the checkpoint at step {boundary} is kept"
+
+    status.enter("self-play", saved=kept, announce=f"self-play: steps {step:,} to {trained_steps(config, step):,}")
     try:
-        # learn(0) too: it sets the callback up, which catches up on an evaluation cut short.
+        # learn(0) too: it sets the callback up, and finish() makes up for a final evaluation cut short.
         model.learn(max(0, config.total_steps - step), callback=callback, reset_num_timesteps=False,
                     tb_log_name="ppo")
         callback.finish()
     except (RunInterrupted, WorkerError):
-        if getattr(callback, "model", None) is not None:
-            path = callback.checkpoint()
-            status.saved = lambda: f"checkpoint {path} saved"
+        path = callback.checkpoint()  # the last rollout boundary: a resume from it is exact
+        if path is not None:
+            status.saved = lambda: f"checkpoint {path} saved (the last rollout boundary)"
         raise
 
 
@@ -345,14 +478,19 @@ def export_for_play(model_path: Path, out: Path) -> Path:
     return out
 
 
-def _truncate_eval(path: Path, step: int) -> None:
-    """Drop evaluation rows recorded after the checkpoint (they will be measured again)."""
+def _truncate_eval(path: Path, step: int, keep_step: bool = True) -> None:
+    """Drop evaluation rows recorded after the checkpoint (they will be measured again); at its step too
+    unless ``keep_step`` (a resume redoes the evaluation of its boundary)."""
     if not path.exists():
         return
     lines = path.read_text().splitlines(keepends=True)
     if not lines:
         return
-    keep = [lines[0]] + [ln for ln in lines[1:] if ln.split(",", 1)[0].isdigit() and int(ln.split(",", 1)[0]) <= step]
+    def kept(line: str) -> bool:
+        first = line.split(",", 1)[0]
+        return first.isdigit() and (int(first) < step or (keep_step and int(first) == step))
+
+    keep = [lines[0]] + [ln for ln in lines[1:] if kept(ln)]
     tmp = path.with_suffix(".partial")
     tmp.write_text("".join(keep))
     tmp.replace(path)

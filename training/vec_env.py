@@ -127,13 +127,57 @@ class WorkerVecEnv(SubprocVecEnv):
         self.closed = True
 
 
+def _blank(cls: type) -> Any:
+    return cls.__new__(cls)
+
+
+def _set_dict(obj: Any, state: dict) -> None:
+    obj.__dict__.update(state)
+
+
+def dumps_state(obj: Any) -> bytes:
+    """``obj`` pickled as it is now. PettingZoo's envs pickle as their constructor's arguments
+    (gymnasium's ``EzPickle``), which would start a new game: here they pickle their attributes."""
+    import io
+
+    import cloudpickle
+    from gymnasium.utils.ezpickle import EzPickle
+
+    class StatePickler(cloudpickle.CloudPickler):
+        def reducer_override(self, o: Any) -> Any:
+            if isinstance(o, EzPickle) and not isinstance(o, type):
+                return _blank, (type(o),), dict(o.__dict__), None, None, _set_dict
+            return super().reducer_override(o)
+
+    buf = io.BytesIO()
+    StatePickler(buf).dump(obj)
+    return buf.getvalue()
+
+
+class ResumableEnv(gymnasium.Wrapper):
+    """The outermost wrapper of each training env: its whole state (the game under way, the env's and the
+    opponents' generators, the loaded snapshots, the Monitor's counts) can be taken and put back, through
+    ``env_method("get_state")`` and ``env_method("set_state", blob, indices=[i])``, so that a run resumed
+    from a checkpoint goes on exactly where it was."""
+
+    def get_state(self) -> bytes:
+        """The wrapped env, pickled."""
+        return dumps_state(self.env)
+
+    def set_state(self, blob: bytes) -> None:
+        """Replace the wrapped env by one :meth:`get_state` took."""
+        import pickle
+
+        self.env = pickle.loads(blob)
+
+
 def _env_factory(game: str, scenario: str | None, rules: dict, mix: dict[str, float], heuristic: str,
                  actions: str = "moves") -> Any:
     """Build one env (a module-level function, so it pickles)."""
     from stable_baselines3.common.monitor import Monitor
 
-    return Monitor(SelfPlayEnv(game, scenario=scenario, rules=rules, actions=actions,
-                               pool=OpponentPool(game, mix=mix, heuristic=heuristic)))
+    return ResumableEnv(Monitor(SelfPlayEnv(game, scenario=scenario, rules=rules, actions=actions,
+                                            pool=OpponentPool(game, mix=mix, heuristic=heuristic))))
 
 
 def make_vec_env(config: TrainConfig, in_process: bool = False) -> VecEnv:

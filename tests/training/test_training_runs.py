@@ -33,13 +33,15 @@ def test_a_tiny_run_writes_checkpoints_curve_and_logs_and_resumes(tiny, tmp_path
     assert rows[0].startswith("step,opponent") and [r.split(",")[0] for r in rows[1:]] == ["0", "128", "256"]
     checkpoint, state = latest_checkpoint(run)
     assert _steps(checkpoint) == 256 and state["num_timesteps"] == 256
-    assert len(state["snapshots"]) == 2  # max_snapshots: the pool kept the newest two
+    # Snapshots are taken at rollout boundaries, before a rollout: none at the end, where no rollout follows.
+    assert state["snapshots"] == ["snapshot_000000128.zip"]
     assert (run / "final.zip").is_file()
 
     seconds_at_256 = state["seconds"]
     resume(run, total_steps=384, progress=False)
     checkpoint, state = latest_checkpoint(run)
     assert _steps(checkpoint) == state["num_timesteps"] == 384  # the step count went on from 256
+    assert state["snapshots"] == ["snapshot_000000128.zip", "snapshot_000000256.zip"]  # the one due at 256 taken
     # The wall clock of the curve against time goes on from the checkpoint too, never back to 0.
     from cardwar.training.evaluate import read_csv
 
@@ -58,7 +60,9 @@ def test_a_tiny_run_writes_checkpoints_curve_and_logs_and_resumes(tiny, tmp_path
 
 
 def test_resume_after_a_kill_starts_from_the_last_complete_checkpoint(tiny, tmp_path, capsys):
-    run = train(tiny("naval", checkpoint_every=64, total_steps=128), runs_root=tmp_path, progress=False)
+    # Rollouts of 64 steps (32 x 2 envs): checkpoints fall on rollout boundaries.
+    ppo = {"n_steps": 32, "batch_size": 64, "n_epochs": 1}
+    run = train(tiny("naval", checkpoint_every=64, total_steps=128, ppo=ppo), runs_root=tmp_path, progress=False)
     assert sorted(_steps(p) for p in (run / "checkpoints").glob("model_*.zip")) == [0, 64, 128]  # step 0: the start
     # A kill during the save of step 192 leaves a partial file, or a model without its pool state:
     # neither is a checkpoint.
@@ -69,9 +73,10 @@ def test_resume_after_a_kill_starts_from_the_last_complete_checkpoint(tiny, tmp_
     assert _steps(checkpoint) == 128
     # The newest complete checkpoint is damaged (say, a power loss): resume falls back to the one before.
     checkpoint.write_bytes(b"")
-    resume(run, total_steps=256, progress=False)
-    # From step 64, whole rollouts of 128 steps: 64 + 2 x 128.
-    assert latest_checkpoint(run)[1]["num_timesteps"] == 320
+    resume(run, total_steps=250, progress=False)
+    # From step 64, whole rollouts of 64 steps: the first boundary at or past 250 is 256.
+    assert latest_checkpoint(run)[1]["num_timesteps"] == 256
+    assert json.loads((run / "budget.json").read_text())["trained_steps"] == 256
     assert "model_000000128.zip cannot be loaded" in capsys.readouterr().err
 
 

@@ -109,12 +109,12 @@ def run_match(game: str, spec_a: str, spec_b: str, games: int, seed: int = 0, sc
 
     ``dealer`` keys the deals (default: a fresh secret, kept in the result to rerun the match exactly).
     """
-    from cardwar.arena import check_player_spec, is_engine_spec
+    from cardwar.arena import check_player_spec, is_engine_spec, make_player
 
     for spec in (spec_a, spec_b):  # fail fast on a bad spec, before any process starts
         check_player_spec(spec, game)
         if not is_engine_spec(spec):
-            agents.make(spec, game)  # also loads a ppo model once, to check it fits the game
+            make_player(spec, game)  # also loads a ppo model once, to check it fits the game
     dealer = dealer or Dealer.fresh()
     pairs = [(game, spec_a, spec_b, seed + k, scenario, rules, dealer) for k in range((games + 1) // 2)]
     res = MatchResult(game, spec_a, spec_b, secret=dealer.secret)

@@ -1,8 +1,9 @@
 """Players from spec strings: our agents (``cardwar.agents``) and external engines (``engine:CMD``).
 
 ``engine:python mybot.py`` runs a program that speaks the JSON-lines engine
-protocol (``docs/engine-protocol.md``); everything else is an agent spec. This is
-the one place that turns a spec into a player, for every caller above the agents.
+protocol (``docs/engine-protocol.md``); ``openspiel:ismcts,iterations=200`` is an OpenSpiel
+bot over the bridge (:mod:`cardwar.openspiel`, the ``openspiel`` extra); everything else is an
+agent spec. This is the one place that turns a spec into a player, for every caller above the agents.
 
 For games played one after another (a tournament's worker, a match), :func:`seat_player`
 and :func:`release_player` keep **one engine process per entrant per process** across
@@ -28,11 +29,26 @@ from cardwar import agents
 from cardwar.agents.spec import AgentSpecError
 
 ENGINE_PREFIX = "engine:"
+OPENSPIEL_PREFIX = "openspiel:"
 
 
 def is_engine_spec(spec: str) -> bool:
     """``engine:CMD`` names an external program."""
     return isinstance(spec, str) and spec.strip().lower().startswith(ENGINE_PREFIX)
+
+
+def is_openspiel_spec(spec: str) -> bool:
+    """``openspiel:BOT,...`` names an OpenSpiel bot (:mod:`cardwar.openspiel.bots`)."""
+    return isinstance(spec, str) and spec.strip().lower().startswith(OPENSPIEL_PREFIX)
+
+
+def _openspiel_bots(spec: str) -> Any:
+    """:mod:`cardwar.openspiel.bots`, or a one-line :class:`AgentSpecError` naming the extra it needs."""
+    try:
+        from cardwar.openspiel import bots
+    except ImportError:
+        raise AgentSpecError(f"{spec.strip()!r} needs OpenSpiel: pip install 'cardwar[openspiel]'") from None
+    return bots
 
 
 def check_player_spec(spec: str, game: str) -> None:
@@ -44,6 +60,11 @@ def check_player_spec(spec: str, game: str) -> None:
         if game not in agents.GAMES:
             raise AgentSpecError(f"unknown game {game!r}; games: {', '.join(agents.GAMES)}")
         return
+    if is_openspiel_spec(spec):
+        if game not in agents.GAMES:
+            raise AgentSpecError(f"unknown game {game!r}; games: {', '.join(agents.GAMES)}")
+        _openspiel_bots(spec).check_openspiel_spec(spec)
+        return
     agents.check_spec(spec, game)
 
 
@@ -53,6 +74,9 @@ def make_player(spec: str, game: str, seed: int | None = None, **engine_options:
         from cardwar.engine.client import EngineAgent
 
         return EngineAgent(spec.strip()[len(ENGINE_PREFIX):], game, seed=seed, **engine_options)
+    if is_openspiel_spec(spec):
+        check_player_spec(spec, game)
+        return _openspiel_bots(spec).make_agent(spec, game, seed=seed)
     return agents.make(spec, game, seed=seed)
 
 
@@ -77,7 +101,7 @@ def seat_player(spec: str, game: str, seed: int | None = None, seat: int | None 
     would remember the other seat's hand from the first. Give it back with :func:`release_player`.
     """
     if not is_engine_spec(spec):
-        return agents.make(spec, game, seed=seed)
+        return make_player(spec, game, seed=seed)
     key = _key(spec, game, seat, engine_options)
     _hook_exit()
     with _lock:

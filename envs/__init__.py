@@ -1,9 +1,10 @@
 """cardwar environments: rules engines (``cardwar.envs.naval``) and PettingZoo AEC envs (``cardwar.envs.naval_v0``).
 
-Importing this package registers ``cardwar/naval-v0``, ``cardwar/naval-v1`` (factored actions), ``cardwar/hexwar-v0``
-and ``cardwar/hexwar-v1`` (channels-last observation) with PettingZoo, so that ``pettingzoo.make("aec", "cardwar/naval-v0")`` works. The engines themselves
-import neither gymnasium nor pettingzoo; registration is skipped when
-pettingzoo is not installed.
+Importing this package registers ``cardwar/naval-v0``, ``cardwar/naval-v1`` (factored actions),
+``cardwar/hexwar-v0`` and ``cardwar/hexwar-v1`` (channels-last observation) with PettingZoo, so that
+``pettingzoo.make("aec", "cardwar/naval-v0")`` works. Each env's module docstring is its page
+(``help(cardwar.envs.naval_v0)``), its tables built from the encoders. The engines themselves
+import neither gymnasium nor pettingzoo; registration is skipped when pettingzoo is not installed.
 """
 
 try:
@@ -14,8 +15,10 @@ except ImportError:  # engine-only installs
 if _register is not None:
     from pettingzoo import aec_registry as _aec_registry
 
-    for _id, _entry in (("cardwar/naval-v0", "cardwar.envs.naval_v0:env"), ("cardwar/naval-v1", "cardwar.envs.naval_v1:env"),
-                        ("cardwar/hexwar-v0", "cardwar.envs.hexwar_v0:env"), ("cardwar/hexwar-v1", "cardwar.envs.hexwar_v1:env")):
+    for _id, _entry in (("cardwar/naval-v0", "cardwar.envs.naval_v0:env"),
+                        ("cardwar/naval-v1", "cardwar.envs.naval_v1:env"),
+                        ("cardwar/hexwar-v0", "cardwar.envs.hexwar_v0:env"),
+                        ("cardwar/hexwar-v1", "cardwar.envs.hexwar_v1:env")):
         if _id not in _aec_registry:
             _register("aec", _id, entry_point=_entry)
 

@@ -2,9 +2,11 @@
 """
 # Hex WW2 card activation, PettingZoo AEC
 
-| Import             | `from envs import hexwar_v0`                                   |
+| Import             | `from cardwar.envs import hexwar_v0`                           |
 |--------------------|----------------------------------------------------------------|
-| Registered id      | `cardwar/hexwar-v0`                                            |
+| Registered id      | `cardwar/hexwar-v0` (`pettingzoo.make("aec", "cardwar/hexwar-v0")`) |
+| Parallel API       | No                                                             |
+| Manual control     | `cardwar play hexwar`                                          |
 | Actions            | Discrete(843)                                                  |
 | Agents             | `agents = ['blue', 'red']`                                     |
 | Observation shape  | `observation`: (59, 10, 12) float32 in [0, 1]; `action_mask`: (843,) int8 |
@@ -14,19 +16,39 @@ dealt face up per unit, units act from King down to Ace, and a D3 decides
 combat (rules: `envs/hexwar/RULES.md`). The agent to act is the side of the
 unit whose card is up, or the side deciding on evasive action.
 
+## Usage
+
+```python
+from cardwar.envs import hexwar_v0
+
+env = hexwar_v0.env(scenario="river_crossing", render_mode="ansi", render_viewer="blue")
+env.reset(seed=1)
+for agent in env.agent_iter():
+    obs, reward, termination, truncation, info = env.last()
+    action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
+    env.step(action)
+print(env.render())
+```
+
 ## Observation
 `{"observation", "action_mask"}`. The observation is 59 planes over the fixed
-12 x 10 grid (rows x columns, odd-r layout): terrain, own and enemy units by
-type, hits, activated, the unit to act, smoke, objectives, the rest of the
-activation order, a pending shot, own hidden units, and whole-board facts as
-constant planes (list: `cardwar.envs.hexwar.observation.PLANES`). Built from the
-side's information view: hidden enemy units never appear.
+12 x 10 grid (planes x rows x columns, odd-r layout; `cardwar/hexwar-v1` gives the
+same tensor channels-last), built from the side's information view: hidden enemy
+units never appear. Whole-board facts are constant planes. Every plane, in order
+(built from the encoder's own names, `cardwar.envs.hexwar.observation.plane_table()`;
+a hex holds at most two units):
+
+{{PLANE_TABLE}}
 
 ## Actions
-One flat Discrete space (table: `envs/hexwar/actions.py`): move to a hex,
-shoot at a unit of a hex, lay smoke, joint move / joint shoot (optional
-rule), pass, evade, no evade. Notation: `move C4`, `shoot E5`, `shoot E5/2`,
-`smoke D3`, `pass`, `evade`, `no evade`.
+One flat Discrete space; cells are `row * 12 + col` (labels `A1`..`L10`), and a shot
+names a unit of a hex by its slot `s` (0 the first unit, 1 the second: `/2`). Every id
+range (built from the action decoder, `cardwar.envs.hexwar.actions.action_table()`):
+
+{{ACTION_TABLE}}
+
+`cardwar.envs.hexwar.action_to_string` and `string_to_action` convert ids to the
+notation and back. Joint moves and shots need the `joint_activation` rule.
 
 ## Rewards
 +1 / -1 at the end (objectives at the turn limit, or elimination), 0 for a draw.
@@ -41,6 +63,7 @@ generator seeds: train on one, test on maps never seen);
 `"blue"`, `"red"`, `None` (spectator) or `"omniscient"`.
 
 ## Version history
+* v1 (`hexwar_v1`): the same, with the observation channels-last (10, 12, 59).
 * v0: first release.
 """
 
@@ -52,13 +75,16 @@ import numpy as np
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from cardwar.envs.hexwar.actions import NUM_ACTIONS
+from cardwar.envs.doc_pages import fill
+from cardwar.envs.hexwar.actions import ACTION_TABLE, NUM_ACTIONS
 from cardwar.envs.hexwar.config import HexConfig
-from cardwar.envs.hexwar.observation import OBS_SHAPE, encode_observation
+from cardwar.envs.hexwar.observation import OBS_SHAPE, PLANE_TABLE, encode_observation
 from cardwar.envs.hexwar.scenario import Scenario, load_scenario
 from cardwar.envs.hexwar.state import HexIllegalActionError, HexState
 from cardwar.envs.hexwar.text import render_state
 from cardwar.envs.turn_based_env import TurnBasedEnv, standard_wrappers
+
+__doc__ = fill(__doc__, PLANE_TABLE=PLANE_TABLE, ACTION_TABLE=ACTION_TABLE)
 
 AGENTS = ["blue", "red"]
 DEFAULT_SCENARIO = "meeting_engagement"

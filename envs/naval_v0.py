@@ -2,7 +2,7 @@
 """
 # Hit the Deck! (naval), PettingZoo AEC
 
-| Import             | `from envs import naval_v0`                                   |
+| Import             | `from cardwar.envs import naval_v0`                           |
 |--------------------|---------------------------------------------------------------|
 | Registered id      | `cardwar/naval-v0` (`pettingzoo.make("aec", "cardwar/naval-v0")`) |
 | Actions            | Discrete(3029)                                                |
@@ -16,19 +16,41 @@ Two captains fight on a 3x3 Seemap with playing cards as ships; sea battles are
 1- to 3-card poker hands (rules: `envs/naval/RULES.md`). Captain A's Seaports
 are G H I (top), Captain B's A B C (bottom).
 
+## Usage
+
+```python
+from cardwar.envs import naval_v0
+
+env = naval_v0.env(render_mode="ansi")
+env.reset(seed=42)
+for agent in env.agent_iter():
+    obs, reward, termination, truncation, info = env.last()
+    action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
+    env.step(action)
+print(env.render())
+```
+
 ## Observation
 A dict `{"observation", "action_mask"}` as in PettingZoo's classic envs. The
 observation is encoded from the captain's information view only (own hand,
 board, discards, mulligan-shown cards, counts, turn and phase, the public part
-of a pending attack); layout in `envs/naval/observation.py`. The mask is exact:
-1 for every legal action and only those.
+of a pending attack). The mask is exact: 1 for every legal action and only those.
+Every feature of the float32 vector, in order (card `c` is `suit * 13 + rank - 1`,
+Ace = 1 .. King = 13, suits C D H S; Seazones A..I are 0..8; this table is built from
+the encoder's own names, `cardwar.envs.naval.observation.feature_table()`):
+
+{{FEATURE_TABLE}}
 
 ## Actions
-One flat Discrete space; table in `envs/naval/actions.py`: deploy (card x
-Seazone), attack (line x style x face-down card), defend (card), nodefend, pass,
-keep, mulligan, sink (Seazone). `cardwar.envs.naval.action_to_string` and
-`string_to_action` convert ids to the notation (`deploy 7H D`,
-`attack E>F broadside 4D`, `defend 9S`, `nodefend`, `pass`).
+One flat Discrete space, every id range (built from the action decoder,
+`cardwar.envs.naval.actions.action_table()`; `e` indexes the 24 directed lines
+`cardwar.envs.naval.seemap.EDGES`, style `s` is 0 for a Normal Attack and 1 for the
+attack the line allows, Broadside along a Row or Ramming along a Sealane):
+
+{{ACTION_TABLE}}
+
+`cardwar.envs.naval.action_to_string` and `string_to_action` convert ids to the
+notation and back (`deploy 7H D`, `attack E>F broadside 4D`, `defend 9S`, `nodefend`, `pass`).
 
 ## Rewards
 +1 to the winner and -1 to the loser when the game ends, 0 each for a draw and
@@ -56,10 +78,14 @@ import numpy as np
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
+from cardwar.envs.doc_pages import fill
 from cardwar.envs.naval import NUM_ACTIONS, IllegalActionError, NavalConfig, NavalState
-from cardwar.envs.naval.observation import OBS_SIZE, encode_observation
+from cardwar.envs.naval.actions import ACTION_TABLE
+from cardwar.envs.naval.observation import FEATURE_TABLE, OBS_SIZE, encode_observation
 from cardwar.envs.naval.render import render_state
 from cardwar.envs.turn_based_env import TurnBasedEnv, standard_wrappers
+
+__doc__ = fill(__doc__, FEATURE_TABLE=FEATURE_TABLE, ACTION_TABLE=ACTION_TABLE)
 
 AGENTS = ["captain_a", "captain_b"]
 

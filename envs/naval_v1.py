@@ -19,22 +19,38 @@ network chooses among about a hundred outputs instead of 3029:
   (`card 4D`);
 - defend: a card; sink (High Royal Flush): a Seazone; nodefend, pass, keep, mulligan: one step.
 
-The step table and the notation are in `envs/naval/steps.py`; `move_to_steps("attack
-E>F broadside 4D")` gives a whole move's steps. The same captain takes every step of
-a move, so the agent to act does not change until the move is made.
+`move_to_steps("attack E>F broadside 4D")` gives a whole move's steps. The same captain
+takes every step of a move, so the agent to act does not change until the move is made.
+
+## Usage
+
+```python
+from cardwar.envs import naval_v1
+from cardwar.envs.naval.steps import move_to_steps, step_to_string
+
+env = naval_v1.env()
+env.reset(seed=3)
+obs, reward, termination, truncation, info = env.last()
+print([step_to_string(s) for s in obs["action_mask"].nonzero()[0]])   # the legal first steps
+print(move_to_steps("attack E>F broadside 4D"))                        # (the line's step, the card's step)
+```
+
+## Actions
+Every id range of the step space (built from `cardwar.envs.naval.steps.step_table()`;
+`e` indexes the 24 directed lines `cardwar.envs.naval.seemap.EDGES`, style `s` is 0 for a
+Normal Attack and 1 for Broadside along a Row or Ramming along a Sealane):
+
+{{STEP_TABLE}}
 
 ## Observation
 naval_v0's 587 features (from the captain's information view only), then which
-step is pending - 103 more:
+step is pending - 103 more. The pending part is the mover's own unfinished choice: it
+is zero in every other seat's observation. The mask is exact (1 for every legal step
+and only those). Every feature, in order (built from the encoders,
+`cardwar.envs.naval.observation.feature_table()` and `naval_v1.pending_table()`; card `c`
+is `suit * 13 + rank - 1`, Ace = 1 .. King = 13, suits C D H S; Seazones A..I are 0..8):
 
-| offset | size | meaning |
-|--------|------|---------|
-| 587    | 3    | the step to take: a move's first step, a deploy's zone, an attack's card |
-| 590    | 52   | the card chosen for a deploy (one-hot) |
-| 642    | 48   | the line and kind declared for an attack (one-hot) |
-
-The pending part is the mover's own unfinished choice: it is zero in every other
-seat's observation. The mask is exact (1 for every legal step and only those).
+{{FEATURE_TABLE}}
 
 ## Rewards and arguments
 As naval_v0: +1/-1 at the end, 0 at every other step (including a move's first
@@ -53,18 +69,36 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from cardwar.envs import naval_v0
+from cardwar.envs.doc_pages import fill, markdown_table
 from cardwar.envs.naval import IllegalActionError, NavalConfig, NavalState
 from cardwar.envs.naval.actions import NUM_ACTIONS as NUM_MOVES
 from cardwar.envs.naval.cards import NUM_CARDS
 from cardwar.envs.naval.observation import OBS_SIZE as V0_OBS_SIZE
-from cardwar.envs.naval.observation import encode_observation
+from cardwar.envs.naval.observation import encode_observation, feature_table
 from cardwar.envs.naval.render import render_state
-from cardwar.envs.naval.steps import CARD_BASE, LINE_BASE, NUM_LINES, NUM_STEPS, STEPS_OF, StepState
+from cardwar.envs.naval.steps import CARD_BASE, LINE_BASE, NUM_LINES, NUM_STEPS, STEP_TABLE, STEPS_OF, StepState
 from cardwar.envs.turn_based_env import standard_wrappers
 
 AGENTS = ["captain_a", "captain_b"]
 PENDING_OFFSET = V0_OBS_SIZE  # 587
 OBS_SIZE = PENDING_OFFSET + 3 + NUM_CARDS + NUM_LINES  # 690
+PENDING_STEPS = ("first", "deploy_zone", "attack_card")
+
+
+def pending_table() -> list[tuple[str, int, str, str, str]]:
+    """The pending-step features after naval_v0's: (offset, size, name, values, meaning), as :func:`write_pending`."""
+    what = {"first": "the step to take is a move's first", "deploy_zone": "the step to take is a deploy's zone",
+            "attack_card": "the step to take is an attack's face-down card"}
+    rows = [(str(PENDING_OFFSET + k), 1, f"pending_{name}", "0/1", what[name]) for k, name in enumerate(PENDING_STEPS)]
+    rows.append((str(PENDING_OFFSET + 3), NUM_CARDS, "pending_card[c]", "0/1", "the card c chosen for a deploy"))
+    rows.append((str(PENDING_OFFSET + 3 + NUM_CARDS), NUM_LINES, "pending_line[e*2 + s]", "0/1",
+                 "the line e and style s declared for an attack"))
+    return rows
+
+
+__doc__ = fill(__doc__, STEP_TABLE=STEP_TABLE,
+               FEATURE_TABLE=markdown_table(("offset", "size", "feature", "values", "meaning"),
+                                            feature_table() + pending_table()))
 
 
 def env(**kwargs: Any) -> AECEnv:

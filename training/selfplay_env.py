@@ -275,7 +275,7 @@ def _renamed(new_id: str, old_id: str) -> Any:
 
 
 def register() -> None:
-    """Register the self-play ids (:data:`IDS`, and the old names in :data:`RENAMED`) with gymnasium (done on import)."""
+    """Register the self-play ids (:data:`IDS`, and the old names in :data:`RENAMED`) with gymnasium (on import)."""
     for env_id, kwargs in IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="cardwar.training.selfplay_env:SelfPlayEnv",

@@ -4,17 +4,7 @@ Cells are the fixed 12 x 10 grid (``row * 12 + col``, labels ``A1``..``L10``).
 A hex may hold two units (stacking), so a shot names the hex and a slot (the
 units of a hex in unit order; ``/2`` picks the second).
 
-| ids       | action                                   | notation            |
-|-----------|------------------------------------------|---------------------|
-| 0..119    | move the acting unit to cell c           | ``move C4``         |
-| 120..359  | shoot at unit in slot s of cell c:       | ``shoot C4``,       |
-|           | 120 + c*2 + s                            | ``shoot C4/2``      |
-| 360..479  | lay smoke on cell c (mortar, artillery)  | ``smoke C4``        |
-| 480..599  | joint move with the hex partner to c     | ``joint move C4``   |
-| 600..839  | joint shot at slot s of cell c           | ``joint shoot C4``  |
-| 840       | pass (the unit does nothing)             | ``pass``            |
-| 841       | take evasive action (the target's side)  | ``evade``           |
-| 842       | do not evade                             | ``no evade``        |
+{{ACTION_TABLE}}
 """
 
 from __future__ import annotations
@@ -22,6 +12,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
+from cardwar.envs.doc_pages import fill, id_range, markdown_table
 from cardwar.envs.hexwar.hexgrid import label, parse_label
 from cardwar.envs.hexwar.scenario import MAX_HEIGHT, MAX_WIDTH, NUM_CELLS, cell_of, hex_of
 
@@ -144,3 +135,30 @@ def string_to_action(text: str) -> int:
     except ValueError as err:
         raise HexNotationError(str(err)) from None
     raise HexNotationError(f"cannot read move {text!r}; moves look like: {_EXAMPLES}")
+
+
+_DOES = {Kind.MOVE: ("move the acting unit to cell c", f"{MOVE_BASE} + c"),
+         Kind.SHOOT: ("shoot at the unit in slot s of cell c", f"{SHOOT_BASE} + c*2 + s"),
+         Kind.SMOKE: ("lay smoke on cell c (mortar, artillery)", f"{SMOKE_BASE} + c"),
+         Kind.JOINT_MOVE: ("joint move with the hex partner to cell c", f"{JOINT_MOVE_BASE} + c"),
+         Kind.JOINT_SHOOT: ("joint shot at the unit in slot s of cell c", f"{JOINT_SHOOT_BASE} + c*2 + s"),
+         Kind.PASS: ("pass (the unit does nothing)", "-"),
+         Kind.EVADE: ("take evasive action (the target's side)", "-"), Kind.NO_EVADE: ("do not evade", "-")}
+
+
+def action_table() -> list[tuple[str, str, str, str, str]]:
+    """Every id range of the action space: (ids, kind, action, id formula, notation of the first and last id)."""
+    rows, first = [], 0
+    for a in range(1, NUM_ACTIONS + 1):
+        if a == NUM_ACTIONS or DECODED[a].kind != DECODED[first].kind:
+            kind = DECODED[first].kind
+            notation = action_to_string(first) + ("" if a - 1 == first else f" .. {action_to_string(a - 1)}")
+            rows.append((id_range(first, a - 1), kind.name.lower(), *_DOES[kind], notation))
+            first = a
+    return rows
+
+
+ACTION_TABLE = markdown_table(("ids", "kind", "action", "id", "notation (first .. last id)"), action_table())
+"""The table of :func:`action_table` in Markdown (what the env pages show)."""
+
+__doc__ = fill(__doc__, ACTION_TABLE=ACTION_TABLE)

@@ -3,13 +3,18 @@
 Built from the side's :class:`HexView` only (hidden enemies never appear). Each
 plane is ``[row, col]`` in the odd-r layout of the map; whole-board facts
 (turn, phase, off-table artillery, the acting unit's type) are constant planes,
-so the tensor suits a CNN as it is.
+so the tensor suits a CNN as it is. Every plane, in order (built by :func:`plane_table`
+from :data:`PLANES`; "constant" planes hold one value over the whole grid; a hex holds
+at most two units):
+
+{{PLANE_TABLE}}
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from cardwar.envs.doc_pages import fill, markdown_table
 from cardwar.envs.hexwar.scenario import MAX_HEIGHT, MAX_OBJECTIVE_VALUE, MAX_WIDTH, NUM_CELLS, Scenario, cell_of
 from cardwar.envs.hexwar.terrain import Terrain
 from cardwar.envs.hexwar.units import UnitType
@@ -120,3 +125,57 @@ def encode_observation(v: HexView, scenario: Scenario) -> np.ndarray:
 _OWN, _ENEMY = P["own_foot"], P["enemy_foot"]
 _OWN_HITS, _ENEMY_HITS, _OWN_ACT, _ENEMY_ACT = P["own_hits"], P["enemy_hits"], P["own_activated"], P["enemy_activated"]
 _OWN_ORDER, _ENEMY_ORDER, _OWN_HIDDEN = P["own_order"], P["enemy_order"], P["own_hidden"]
+
+
+_PLANE_MEANINGS = {
+    "off_map": ("0/1", "1 on cells outside this scenario's map (maps smaller than the grid)"),
+    "own_hits": ("[0, 1]", "hits of my units in the hex, summed, / 18 (a unit is eliminated after 8)"),
+    "enemy_hits": ("[0, 1]", "hits of the enemy units I see in the hex, summed, / 18"),
+    "own_activated": ("0, 0.5, 1", "0.5 per unit of mine in the hex that has acted this turn"),
+    "enemy_activated": ("0, 0.5, 1", "0.5 per enemy unit I see in the hex that has acted this turn"),
+    "acting_unit": ("0/1", "1 on the hex of the unit to act"),
+    "smoke": ("0/1", "1 on hexes under smoke"),
+    "objective_mine": ("[0, 1]", f"on an objective I hold: its value / {MAX_OBJECTIVE_VALUE}"),
+    "objective_enemy": ("[0, 1]", f"on an objective the enemy holds: its value / {MAX_OBJECTIVE_VALUE}"),
+    "objective_neutral": ("[0, 1]", f"on an objective nobody holds: its value / {MAX_OBJECTIVE_VALUE}"),
+    "own_order": ("[0, 1]", "for my units still to act this turn: 1 - (place in the activation order) / "
+                            "(units in it), the hex's soonest"),
+    "enemy_order": ("[0, 1]", "the same for the enemy units I see"),
+    "shot_target": ("0/1", "1 on the hex of the unit a pending shot aims at"),
+    "shot_shooter": ("0/1", "1 on the hexes of the pending shot's shooters"),
+    "own_hidden": ("0/1", "1 on hexes where a unit of mine is hidden"),
+    "turn_fraction": ("constant [0, 1]", "turn / the scenario's turns"),
+    "evade_decision": ("constant 0/1", "a shot is pending: the decision is whether to evade"),
+    "i_am_blue": ("constant 0/1", "I am blue"),
+    "own_offtable_artillery": ("constant [0, 1]", "my off-table artillery units / 2, at most 1"),
+    "own_offtable_ready": ("constant [0, 1]", "those of them that have not acted this turn / 2, at most 1"),
+    "enemy_offtable_artillery": ("constant [0, 1]", "the enemy's off-table artillery units / 2, at most 1"),
+    "acting_offtable": ("constant 0/1", "the unit to act is off-table artillery"),
+}
+
+
+def plane_meaning(name: str) -> tuple[str, str]:
+    """(values, meaning) of the plane ``name``; KeyError for a plane nobody described."""
+    if name in _PLANE_MEANINGS:
+        return _PLANE_MEANINGS[name]
+    kind, _, what = name.partition("_")
+    if kind == "terrain":
+        return "0/1", f"1 where the hex is {what}"
+    if kind == "own" and what.upper() in UnitType.__members__:
+        return "0, 0.5, 1", f"0.5 per unit of mine of type {what} in the hex"
+    if kind == "enemy" and what.upper() in UnitType.__members__:
+        return "0, 0.5, 1", f"0.5 per enemy unit of type {what} I see in the hex"
+    if kind == "acting" and what.upper() in UnitType.__members__:
+        return "constant 0/1", f"the unit to act is of type {what} (one-hot)"
+    raise KeyError(f"plane {name!r} has no meaning in the observation's table")
+
+
+def plane_table() -> list[tuple[int, str, str, str]]:
+    """Every plane of the observation: (index, name, values, meaning), in order."""
+    return [(k, name, *plane_meaning(name)) for k, name in enumerate(PLANES)]
+
+
+PLANE_TABLE = markdown_table(("plane", "name", "values", "meaning"), plane_table())
+"""The table of :func:`plane_table` in Markdown (what the env pages show)."""
+
+__doc__ = fill(__doc__, PLANE_TABLE=PLANE_TABLE)

@@ -1,18 +1,6 @@
 """The flat Discrete action space of Hit the Deck! and its notation.
 
-| ids          | action                      | notation                    |
-|--------------|-----------------------------|-----------------------------|
-| 0..467       | deploy card c at zone z     | ``deploy 7H D``             |
-|              | id = c*9 + z                |                             |
-| 468..2963    | attack along edge e with a  | ``attack E>F broadside 4D`` |
-|              | face-down card c, style s   | ``attack D>G ram 4D``       |
-|              | id = 468 + (e*2 + s)*52 + c | ``attack E>D normal 4D``    |
-| 2964..3015   | defend with card c          | ``defend 9S``               |
-| 3016         | no defending card           | ``nodefend``                |
-| 3017         | pass                        | ``pass``                    |
-| 3018         | keep the dealt hand         | ``keep``                    |
-| 3019         | mulligan                    | ``mulligan``                |
-| 3020..3028   | High Royal Flush: sink z    | ``sink E``                  |
+{{ACTION_TABLE}}
 
 Cards are numbered as in :mod:`cardwar.envs.naval.cards`, Seazones A..I as 0..8 and
 edges ``e`` index :data:`cardwar.envs.naval.seemap.EDGES` (the 24 directed lines between
@@ -26,6 +14,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
+from cardwar.envs.doc_pages import fill, id_range, markdown_table
 from cardwar.envs.naval.cards import NUM_CARDS, CardError, card_to_str, parse_card
 from cardwar.envs.naval.seemap import EDGE_INDEX, EDGES, NUM_ZONES, is_horizontal, parse_zone, zone_letter
 
@@ -188,3 +177,31 @@ def string_to_action(text: str) -> int:
     except ValueError as err:
         raise NotationError(str(err)) from None
     raise NotationError(f"cannot read move {text!r}; moves look like: {_EXAMPLES}")
+
+
+_ID_OF = {ActionKind.DEPLOY: f"{DEPLOY_BASE} + c*{NUM_ZONES} + z",
+          ActionKind.ATTACK: f"{ATTACK_BASE} + (e*2 + s)*{NUM_CARDS} + c",
+          ActionKind.DEFEND: f"{DEFEND_BASE} + c", ActionKind.SINK: f"{SINK_BASE} + z"}
+_DOES = {ActionKind.DEPLOY: "deploy card c at Seazone z",
+         ActionKind.ATTACK: "attack along line e (style s) with face-down card c",
+         ActionKind.DEFEND: "defend with card c", ActionKind.NODEFEND: "play no defending card",
+         ActionKind.PASS: "pass", ActionKind.KEEP: "keep the dealt hand", ActionKind.MULLIGAN: "mulligan",
+         ActionKind.SINK: "High Royal Flush: sink the ship in Seazone z"}
+
+
+def action_table() -> list[tuple[str, str, str, str]]:
+    """Every id range of the action space: (ids, kind, action, id formula, notation of the first and last id)."""
+    rows, first = [], 0
+    for a in range(1, NUM_ACTIONS + 1):
+        if a == NUM_ACTIONS or DECODED[a].kind != DECODED[first].kind:
+            kind = DECODED[first].kind
+            notation = action_to_string(first) + ("" if a - 1 == first else f" .. {action_to_string(a - 1)}")
+            rows.append((id_range(first, a - 1), kind.name.lower(), _DOES[kind], _ID_OF.get(kind, "-"), notation))
+            first = a
+    return rows
+
+
+ACTION_TABLE = markdown_table(("ids", "kind", "action", "id", "notation (first .. last id)"), action_table())
+"""The table of :func:`action_table` in Markdown (what the env pages show)."""
+
+__doc__ = fill(__doc__, ACTION_TABLE=ACTION_TABLE)

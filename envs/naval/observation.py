@@ -1,23 +1,20 @@
 """The observation tensor of one captain, built from their :class:`NavalView` only.
 
 Because the encoder reads nothing but the view, an observation can never hold
-what the view does not. Layout of the float32 vector (all values in [0, 1]):
+what the view does not. The float32 vector of :data:`OBS_SIZE` features, all in
+[0, 1], feature by feature (built by :func:`feature_table` from the names below;
+card ``c`` is ``suit * 13 + rank - 1``, Ace = 1 .. King = 13, suits C D H S; Seazones
+A..I are 0..8):
 
-| offset | size   | meaning                                                         |
-|--------|--------|-----------------------------------------------------------------|
-| 0      | 7 x 52 | card planes: own hand, own ships, enemy ships, discards,        |
-|        |        | shown at the mulligan, own face-down card of a pending attack,  |
-|        |        | unseen (in the deck, the other hand or face down: the cards     |
-|        |        | still to be met)                                                |
-| 364    | 9 x 19 | per Seazone A..I: own ship, enemy ship, rank A..K, suit C D H S |
-| 535    | 52     | globals (see :data:`GLOBAL_FEATURES`)                           |
+{{FEATURE_TABLE}}
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from cardwar.envs.naval.cards import NUM_CARDS
+from cardwar.envs.doc_pages import fill, markdown_table
+from cardwar.envs.naval.cards import NUM_CARDS, RANK_NAMES, SUITS
 from cardwar.envs.naval.view import NavalView
 
 CARD_PLANES = ("own_hand", "own_ships", "enemy_ships", "discards", "mulligan_shown", "own_facedown", "unseen")
@@ -89,3 +86,68 @@ def encode_observation(v: NavalView) -> np.ndarray:
                          min(v.deck_count / 38, 1.0), min(len(v.hand) / 26, 1.0),
                          min(v.hand_counts[other] / 26, 1.0))  # 26: the most one captain can hold
     return obs
+
+
+CARD_PLANE_MEANINGS = {
+    "own_hand": "1 if card c is in my hand",
+    "own_ships": "1 if card c is one of my ships on the Seemap",
+    "enemy_ships": "1 if card c is one of the enemy's ships on the Seemap",
+    "discards": "1 if card c is in the discard pile",
+    "mulligan_shown": "1 if card c was shown at a mulligan",
+    "own_facedown": "1 if card c is my face-down card of the pending attack",
+    "unseen": "1 if I have not seen card c (in the deck, the other hand or face down): the cards still to be met",
+}
+"""What each card plane says of card ``c`` (every plane is 0/1, 52 wide)."""
+
+_GLOBAL_MEANINGS = {
+    "seat_is_A": ("0/1", "I am Captain A"), "seat_is_B": ("0/1", "I am Captain B"),
+    "to_decide": ("0/1", "the decision now is mine"), "my_turn": ("0/1", "it is my turn (I am the active captain)"),
+    "actions_taken/2": ("[0, 1]", "actions taken this turn / 2"),
+    "deployed": ("0/1", "a ship was deployed this turn"), "attacked": ("0/1", "an attack was made this turn"),
+    "first_turn": ("0/1", "it is the game's first turn"),
+    "turn/20": ("[0, 1]", "turn number / 20, at most 1"),
+    "deck/38": ("[0, 1]", "cards left in the deck / 38, at most 1"),
+    "own_hand/26": ("[0, 1]", "cards in my hand / 26 (the most one captain can hold)"),
+    "other_hand/26": ("[0, 1]", "cards in the other captain's hand / 26"),
+    "attack_pending": ("0/1", "an attack waits for its defence"),
+    "i_attack": ("0/1", "the pending attack is mine"),
+    "deck_card_drawn": ("0/1", "the pending Broadside drew a face-down card from the deck"),
+    "mulligan_decided": ("0/1", "I have made my mulligan decision"),
+    "mulliganed": ("0/1", "I took a mulligan"),
+}
+_GLOBAL_FAMILIES = {
+    "phase_": "the phase is {} (one-hot)",
+    "attack_from_": "the pending attack comes from Seazone {}",
+    "attack_to_": "the pending attack is on Seazone {}",
+    "style_": "the pending attack is a {} attack (one-hot)",
+    "sink_candidate_": "a High Royal Flush may sink the ship in Seazone {}",
+}
+
+
+def global_meaning(name: str) -> tuple[str, str]:
+    """(values, meaning) of the global feature ``name``; KeyError for a name nobody described."""
+    if name in _GLOBAL_MEANINGS:
+        return _GLOBAL_MEANINGS[name]
+    for prefix, text in _GLOBAL_FAMILIES.items():
+        if name.startswith(prefix):
+            return "0/1", text.format(name[len(prefix):].replace("_", " "))
+    raise KeyError(f"global feature {name!r} has no meaning in the observation's table")
+
+
+def feature_table() -> list[tuple[str, int, str, str, str]]:
+    """Every feature of the observation: (offset, size, name, values, meaning), in order."""
+    rows = [(str(k * NUM_CARDS), NUM_CARDS, f"{plane}[c]", "0/1", CARD_PLANE_MEANINGS[plane])
+            for k, plane in enumerate(CARD_PLANES)]
+    zone = (f"1 if mine, 1 if the enemy's, then its rank {' '.join(RANK_NAMES)} (one-hot), "
+            f"suit {' '.join(SUITS)} (one-hot); all 0 when empty")
+    rows += [(str(ZONES_OFFSET + z * ZONE_FEATURES), ZONE_FEATURES, f"seazone_{'ABCDEFGHI'[z]}", "0/1",
+              f"the ship in Seazone {'ABCDEFGHI'[z]}: " + (zone if z == 0 else "as in Seazone A"))
+             for z in range(9)]
+    rows += [(str(GLOBAL_OFFSET + k), 1, name, *global_meaning(name)) for k, name in enumerate(GLOBAL_FEATURES)]
+    return rows
+
+
+FEATURE_TABLE = markdown_table(("offset", "size", "feature", "values", "meaning"), feature_table())
+"""The table of :func:`feature_table` in Markdown (what the env pages show)."""
+
+__doc__ = fill(__doc__, FEATURE_TABLE=FEATURE_TABLE)

@@ -3,12 +3,7 @@
 As pgx does for composite moves, a move of the flat space (:mod:`cardwar.envs.naval.actions`,
 3029 ids) is made in one to two *steps* from a space of 113:
 
-| step ids | step                        | notation             | makes                                  |
-|----------|-----------------------------|----------------------|----------------------------------------|
-| 0..51    | a card c                    | ``card 4D``          | deploy (1st step), attack (2nd), defend |
-| 52..60   | a Seazone z                 | ``zone E``           | deploy (2nd step), sink                |
-| 61..108  | an attack line and style    | ``attack E>F broadside`` | attack (1st step)                  |
-| 109..112 | nodefend, pass, keep, mulligan | as the flat notation | themselves                           |
+{{STEP_TABLE}}
 
 - deploy = card, then zone (``deploy 7H D`` = ``card 7H``, ``zone D``);
 - attack = the line and the style are declared, then the face-down card is chosen
@@ -29,6 +24,7 @@ from cardwar.envs.naval.actions import (
     ATTACK_BASE, DEFEND_BASE, KEEP, MULLIGAN, NODEFEND, NUM_ACTIONS, PASS, SINK_BASE, ActionKind, DECODED,
     string_to_action,
 )
+from cardwar.envs.doc_pages import fill, id_range, markdown_table
 from cardwar.envs.naval.cards import NUM_CARDS, card_to_str, parse_card
 from cardwar.envs.naval.seemap import EDGES, NUM_ZONES, is_horizontal, parse_zone, zone_letter
 from cardwar.envs.naval.state import IllegalActionError, NavalState
@@ -186,3 +182,28 @@ class StepState:
             return action
         self.pending = steps
         return None
+
+
+_STEP_KINDS = (  # (first id, step, id formula, what it makes)
+    (CARD_BASE, "a card c", f"{CARD_BASE} + c", "deploy (1st step), attack (2nd step), defend"),
+    (ZONE_BASE, "a Seazone z", f"{ZONE_BASE} + z", "deploy (2nd step), sink"),
+    (LINE_BASE, "an attack's line e and style s", f"{LINE_BASE} + e*2 + s", "attack (1st step)"),
+    (STEP_NODEFEND, "nodefend", "-", "itself"), (STEP_PASS, "pass", "-", "itself"),
+    (STEP_KEEP, "keep", "-", "itself"), (STEP_MULLIGAN, "mulligan", "-", "itself"),
+)
+
+
+def step_table() -> list[tuple[str, str, str, str, str]]:
+    """Every id range of the step space: (ids, step, id formula, notation of the first and last id, what it makes)."""
+    rows = []
+    for k, (first, what, formula, makes) in enumerate(_STEP_KINDS):
+        last = (_STEP_KINDS[k + 1][0] if k + 1 < len(_STEP_KINDS) else NUM_STEPS) - 1
+        notation = step_to_string(first) + ("" if last == first else f" .. {step_to_string(last)}")
+        rows.append((id_range(first, last), what, formula, notation, makes))
+    return rows
+
+
+STEP_TABLE = markdown_table(("step ids", "step", "id", "notation (first .. last id)", "makes"), step_table())
+"""The table of :func:`step_table` in Markdown (what the env pages show)."""
+
+__doc__ = fill(__doc__, STEP_TABLE=STEP_TABLE)

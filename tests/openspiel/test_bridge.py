@@ -1,0 +1,122 @@
+"""The OpenSpiel bridge: both games pass OpenSpiel's own checks and match the PettingZoo envs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+
+from cardwar.envs import hexwar_v0, naval_v0  # noqa: E402
+from cardwar.openspiel import games  # noqa: E402
+
+ENVS = {"naval": naval_v0.raw_env, "hexwar": hexwar_v0.raw_env}
+
+
+class Sampler:
+    """A seeded stand-in for OpenSpiel's UniformProbabilitySampler."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self) -> float:
+        return float(self.rng.random())
+
+
+def test_both_games_are_registered_with_their_types() -> None:
+    for game, name in games.GAME_NAMES.items():
+        g = pyspiel.load_game(name, {"seed": 1})
+        t = g.get_type()
+        assert t.short_name == name
+        assert t.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+        assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        assert t.utility == pyspiel.GameType.Utility.ZERO_SUM
+        assert g.num_distinct_actions() == ENVS[game]().NUM_ACTIONS
+        assert tuple(g.observation_tensor_shape()) == ENVS[game]().OBS_SHAPE
+
+
+@pytest.mark.parametrize("name", [games.NAVAL, games.HEXWAR])
+def test_pyspiel_random_simulation(name: str) -> None:
+    pyspiel.random_sim_test(pyspiel.load_game(name, {"seed": 3}), num_sims=2, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("game", ["naval", "hexwar"])
+def test_observations_equal_the_envs_for_the_same_play(game: str) -> None:
+    """Same seed, same moves: the bridge's tensors, legal actions and returns are the env's."""
+    env = ENVS[game]()
+    env.reset(seed=11)
+    state = games.load(game, seed=11).new_initial_state()
+    rng = np.random.default_rng(0)
+    steps = 0
+    while not state.is_terminal():
+        agent = env.agent_selection
+        assert state.current_player() == env.possible_agents.index(agent)
+        for p, a in enumerate(env.possible_agents):
+            obs = env.observe(a)
+            np.testing.assert_array_equal(np.asarray(state.observation_tensor(p)), obs["observation"].ravel())
+            np.testing.assert_array_equal(np.asarray(state.information_state_tensor(p)),
+                                          obs["observation"].ravel())
+        legal = state.legal_actions()
+        assert legal == np.flatnonzero(env.observe(agent)["action_mask"]).tolist()
+        action = int(rng.choice(legal))
+        state.apply_action(action)
+        env.step(action)
+        steps += 1
+    assert all(env.terminations.values())
+    assert state.returns() == [env.rewards[a] for a in env.possible_agents]
+    assert steps <= state.get_game().max_game_length()
+
+
+@pytest.mark.parametrize("game", ["naval", "hexwar"])
+def test_resample_keeps_what_the_seat_knows_and_redeals_the_rest(game: str) -> None:
+    state = games.load(game, seed=5).new_initial_state()
+    rng = np.random.default_rng(1)
+    checked = 0
+    while not state.is_terminal() and checked < 6:
+        for p in (0, 1):
+            samples = [state.resample_from_infostate(p, Sampler(k)) for k in range(4)]
+            for s in samples:
+                assert s.information_state_string(p) == state.information_state_string(p)
+                assert s.observation_tensor(p) == state.observation_tensor(p)
+                assert s.current_player() == state.current_player()
+                if p == state.current_player():  # the mover's options are its own knowledge
+                    assert s.legal_actions() == state.legal_actions()
+            if game == "naval":  # the other captain's hand is dealt anew
+                other = [tuple(sorted(s.engine.hands[1 - p])) for s in samples]
+                assert len(set(other)) > 1
+        checked += 1
+        for _ in range(7):
+            if not state.is_terminal():
+                state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def test_resample_reads_the_view_only() -> None:
+    """Two states that one captain cannot tell apart give that captain the same samples."""
+    state = games.load("naval", seed=8).new_initial_state()
+    rng = np.random.default_rng(2)
+    for _ in range(12):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    p = state.current_player()
+    twin = state.resample_from_infostate(p, Sampler(99))  # same view of p, other hidden cards
+    assert twin.engine.hands[1 - p] != state.engine.hands[1 - p] or twin.engine.deck != state.engine.deck
+    a, b = state.resample_from_infostate(p, Sampler(4)), twin.resample_from_infostate(p, Sampler(4))
+    assert a.engine.to_dict() == b.engine.to_dict()
+
+
+def test_cloning_does_not_draw_from_the_seed_stream() -> None:
+    """OpenSpiel clones through new_initial_state: the clone copies, and the next deal is unchanged."""
+    g1, g2 = games.load("naval", seed=21), games.load("naval", seed=21)
+    s1 = g1.new_initial_state()
+    s1.apply_action(s1.legal_actions()[0])
+    c = s1.clone()
+    assert c.information_state_string(0) == s1.information_state_string(0)
+    assert c.engine.to_dict() == s1.engine.to_dict()
+    c.apply_action(c.legal_actions()[0])
+    assert c.history() != s1.history()
+    g2.new_initial_state().engine  # noqa: B018 - the first deal of the twin game
+    assert g1.new_initial_state().engine.to_dict() == g2.new_initial_state().engine.to_dict()
+
+
+def test_unknown_scenario_is_refused() -> None:
+    with pytest.raises(Exception, match="unknown scenario"):
+        pyspiel.load_game(games.HEXWAR, {"scenario": "atlantis"})

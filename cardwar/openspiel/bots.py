@@ -97,9 +97,13 @@ def make_bot(name: str, game: CardwarGame, player: int, rng: np.random.RandomSta
     depth = options.get("rollout_depth", 16)
     evaluator = (mcts.RandomRolloutEvaluator(options.get("rollouts", 1), rng) if depth == 0
                  else CardwarEvaluator(depth, options.get("rollouts", 1), rng))
-    return ismcts.ISMCTSBot(game, evaluator, options.get("uct_c", 2.0), options.get("iterations", 100),
-                            max_world_samples=options.get("world_samples", -1), random_state=rng,
-                            allow_inconsistent_action_sets=True)
+    bot = ismcts.ISMCTSBot(game, evaluator, options.get("uct_c", 2.0), options.get("iterations", 100),
+                           max_world_samples=options.get("world_samples", -1), random_state=rng,
+                           allow_inconsistent_action_sets=True)
+    # The bot's default sampler is seeded apart from ``rng``; this one keeps a seeded agent reproducible.
+    sampler = np.random.default_rng(rng.randint(2**31)).random
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, sampler))
+    return bot
 
 
 class OpenSpielAgent:

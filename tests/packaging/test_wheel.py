@@ -8,6 +8,8 @@ user's own ``envs/`` folder and ``agents.py``: they must not shadow ours.
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -67,6 +69,8 @@ def test_the_wheel_installs_one_namespace_with_its_data(installed):
     assert top == {"cardwar"}, top  # no top-level envs, agents or training a user's folder could shadow
     for data in ("cardwar/py.typed", "cardwar/configs/scenarios/hexwar/meeting_engagement.yaml",
                  "cardwar/configs/training/naval.yaml", "cardwar/configs/training/hexwar.yaml",
+                 "cardwar/configs/training/best_response/naval.yaml", "cardwar/configs/tournaments/naval.yaml",
+                 "cardwar/configs/tournaments/gauntlet.yaml", "cardwar/configs/tournaments/hexwar.yaml",
                  "cardwar/agents/pretrained/naval_ppo.zip", "cardwar/agents/pretrained/hexwar_ppo.zip",
                  "cardwar/envs/naval/RULES.md", "cardwar/envs/hexwar/RULES.md",
                  "cardwar/serve/static/index.html", "cardwar/serve/static/app.js", "cardwar/serve/static/style.css"):
@@ -100,10 +104,7 @@ def test_commands_find_their_packaged_scenarios_and_models_from_another_director
     play = _cardwar(installed, "play", "hexwar", "--quiet", "--seed", "3")  # the default scenario is packaged
     assert play.returncode == 0, play.stderr
     assert "meeting" in play.stdout.lower() or play.stdout.strip(), play.stdout
-    match = _cardwar(installed, "match", "hexwar", "ppo", "random", "--games", "2", "--scenario",
-                     "river_crossing", "--json")
-    assert match.returncode == 0, match.stderr
-    assert '"games": 2' in match.stdout.splitlines()[-1]
+    # `cardwar match hexwar ppo random ...` (the packaged model): test_the_docs_commands_run_from_an_empty_folder
     tour = _cardwar(installed, "tournament", "--game", "naval", "--entrant", "r=random", "--entrant", "h=heuristic",
                     "--pairs", "1", "--rounds", "20", "--quiet")
     assert tour.returncode == 0, tour.stderr[-2000:]
@@ -120,8 +121,7 @@ def test_train_without_a_config_uses_the_packaged_default(installed):
     resolved = (run / "config.yaml").read_text()
     assert "heuristic:samples=16" in packaged and "heuristic:samples=16" in resolved  # the packaged opponents
     assert (run / "final.zip").is_file() and (run / "curve.png").is_file()
-    play = _cardwar(installed, "match", "naval", f"ppo:{run / 'final.zip'}", "random", "--games", "2")
-    assert play.returncode == 0, play.stderr
+    # a trained model as an agent, `cardwar match naval ppo:RUN/final.zip ...`: test_the_docs_commands_run_...
 
 
 def test_pyproject_lists_every_package_of_the_source_tree():
@@ -138,3 +138,161 @@ def test_pyproject_lists_every_package_of_the_source_tree():
             found.add(".".join([package, *rel.parts]) if rel.parts else package)
     found = {p for p in found if not any(part.startswith((".", "_")) or part in ("tests",) for part in p.split("."))}
     assert found - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
+
+
+# ---- the docs' commands, run from an empty folder with the installed wheel (issue 19, section 5) ----
+
+DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+_COMMAND = re.compile(r"^(?:nice\s+)?(?:\.venv/bin/)?(?:cardwar\s|python\s+-m\s+cardwar\b)")
+_SYNOPSIS = re.compile(r"\[--|\b(GAME|SPEC|SPEC_A|FILE|CONFIG)\b")
+"""A usage synopsis (optional flags in brackets, placeholders in capitals), not a command to run."""
+
+
+def docs_commands() -> list[str]:
+    """Every cardwar command line in the code blocks of README.md and docs/*.md (not Python blocks), with
+    continuation lines joined, the trailing comment dropped and spaces collapsed."""
+    out = []
+    for doc in DOCS:
+        for lang, block in re.findall(r"^```(\w*)\n(.*?)^```", doc.read_text(encoding="utf-8"), flags=re.S | re.M):
+            if lang == "python":
+                continue
+            lines, i = block.splitlines(), 0
+            while i < len(lines):
+                line = lines[i]
+                while line.rstrip().endswith("\\") and i + 1 < len(lines):
+                    i += 1
+                    line = line.rstrip()[:-1] + " " + lines[i].strip()
+                i += 1
+                line = " ".join(re.sub(r"\s+#\s.*$", "", line).split())
+                if _COMMAND.match(line):
+                    out.append(line)
+    return out
+
+
+TINY_TRAIN = ("--steps 64 --quiet --set env.n_envs=1 --set env.vec_env=dummy --set ppo.n_steps=64 "
+              "--set ppo.batch_size=64 --set eval.games=0")
+QUICK = "--pairs 1 --rounds 10 --quiet --workers 1"
+TWO = "--entrant r=random --entrant h=heuristic"
+SKIP = "skip: "
+
+# Each command in the docs' code blocks, as written there -> the cheap version that runs (smaller
+# --games/--pairs/--steps, two quick entrants instead of the ladder's searchers), in this order, from
+# one empty folder; or "skip: why". A command added to the docs must be added here (a test says so),
+# and an entry whose command left the docs fails too, so the list cannot drift.
+DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
+    ("cardwar configs", "cardwar configs", None),
+    ("cardwar tournament naval --workers 2", f"cardwar tournament naval {TWO} {QUICK}", None),
+    ("cardwar tournament naval --report-only", f"cardwar tournament naval --report-only {TWO} {QUICK}", None),
+    ("cardwar replay --db tournaments/naval-ladder.sqlite --list",
+     "cardwar replay --db tournaments/naval-ladder.sqlite --list", None),
+    ("cardwar tournament gauntlet", f"cardwar tournament gauntlet {TWO} --gauntlet h {QUICK}", None),
+    ("cardwar tournament naval --backend ray [--ray-address HOST:PORT]",
+     SKIP + "the optional [ray] extra and a Ray cluster; tests/tournament/ run the Ray backend", None),
+    ("cardwar tournament --game naval --entrant h=heuristic --entrant bot='engine:python mybot.py' --pairs 50",
+     "cardwar tournament --game naval --entrant h=heuristic --entrant bot='engine:python mybot.py' " + QUICK, None),
+    ("cardwar tournament --game naval --entrant h=heuristic --entrant bot='engine:python docs/examples/engine_bot.py' "
+     "--pairs 20", SKIP + "a file of the checkout, as the doc says; the same engine runs above as mybot.py", None),
+    ("cardwar tournament --game hexwar --scenario random:test --entrant h=heuristic --entrant m=mcts:seconds=0.2 "
+     "--entrant bot='engine:python docs/examples/engine_bot.py' --pairs 50",
+     SKIP + "a file of the checkout, as the doc says; the same engine runs above as mybot.py", None),
+    ("cardwar engine --game naval --agent heuristic", "cardwar engine --game naval --agent heuristic", ""),
+    ("cardwar tournament --game naval --entrant h=heuristic "
+     "--entrant m='engine:cardwar engine --game naval --agent mcts:iterations=400'",
+     "cardwar tournament --game naval --entrant h=heuristic "
+     f"--entrant m='engine:cardwar engine --game naval --agent mcts:iterations=20' --name engines {QUICK}",
+     None),  # its own --name: the README's mybot.py tournament above took the default name in this folder
+    ("cardwar tournament --game naval --name eng18 --entrant e='engine:python -m cardwar engine --game naval "
+     "--agent random' --entrant h=heuristic --pairs 6 --move-ms 100 --workers 1",
+     "cardwar tournament --game naval --name eng18 --entrant e='engine:python -m cardwar engine --game naval "
+     f"--agent random' --entrant h=heuristic --move-ms 1000 {QUICK}", None),
+    ("cardwar play naval --opponent heuristic --save my_game.json",
+     "cardwar play naval --opponent heuristic --save my_game.json", "quit\n"),
+    ("cardwar play hexwar --scenario river_crossing --opponent mcts --seat red",
+     "cardwar play hexwar --scenario river_crossing --opponent mcts:iterations=20 --seat red", "quit\n"),
+    ("cardwar match hexwar ppo random --scenario random:test --games 200",
+     "cardwar match hexwar ppo random --scenario random:test --games 2", None),
+    ("cardwar train naval --config naval --export agents/pretrained/naval_ppo.zip",
+     f"cardwar train naval --config naval --export agents/pretrained/naval_ppo.zip {TINY_TRAIN}", None),
+    ("cardwar match naval ppo:runs/naval__ppo__0__.../final.zip heuristic --games 200 --workers 2",
+     "cardwar match naval ppo:{naval_run}/final.zip heuristic --games 2", None),
+    ("cardwar train hexwar --config hexwar --export agents/pretrained/hexwar_ppo.zip",
+     f"cardwar train hexwar --config hexwar --export agents/pretrained/hexwar_ppo.zip {TINY_TRAIN}", None),
+    ("cardwar train hexwar --config hexwar", SKIP + "run just above, with --export", None),
+    ("cardwar train naval --config best_response/naval --set opponents.heuristic=BOT "
+     "--set \"eval.opponents=[BOT]\" --set name=br-BOT",
+     "cardwar train naval --config best_response/naval --set opponents.heuristic=heuristic "
+     f"--set eval.opponents=[heuristic] --set name=br-heuristic {TINY_TRAIN}", None),
+    ("cardwar train naval --steps 20000",
+     SKIP + "test_train_without_a_config_uses_the_packaged_default runs it, with these small settings", None),
+    ("cardwar train naval --resume runs/naval__ppo__0__...", SKIP + "resume is tested in tests/training/", None),
+    ("cardwar train naval --resume runs/naval__ppo__0__20261122-095006", SKIP + "resume is tested in tests/training/",
+     None),
+    ("cardwar train naval --set imitation.games=400 --set imitation.teacher=mcts:model=ppo,seconds=0.1 "
+     "--set imitation.targets=visits --export models/naval_exit1.zip",
+     SKIP + "a research recipe, minutes of search; tests/training/test_imitation.py covers it", None),
+    ("cardwar train naval --set imitation.games=400 --set imitation.teacher=mcts:model=models/naval_exit1.zip,"
+     "seconds=0.1 --set imitation.targets=visits --export models/naval_exit2.zip",
+     SKIP + "a research recipe, minutes of search; tests/training/test_imitation.py covers it", None),
+    ("nice .venv/bin/python -m cardwar.hexwar_balance --maps 500 --seed 0 --workers 2 [--hidden-units]",
+     "python -m cardwar.hexwar_balance --maps 4 --seed 0 --workers 1", None),
+    (".venv/bin/python -m cardwar.engine.bench --agent heuristic --games 10",
+     "python -m cardwar.engine.bench --agent heuristic --games 1 --game naval", None),
+    (".venv/bin/python -m cardwar.engine.bench", SKIP + "the line above, with both default agents and games", None),
+    ("cardwar serve", SKIP + "a server that runs until stopped; tests/serve/ start it", None),
+    (".venv/bin/cardwar serve", SKIP + "a server that runs until stopped; tests/serve/ start it", None),
+    (".venv/bin/cardwar serve --host 0.0.0.0 --port 8080 --db /var/lib/cardwar/sessions.db "
+     "--cors-origin https://mygame.example", SKIP + "a public server that runs until stopped", None),
+]
+_DOCS_TIMEOUT = 180
+
+
+def _curated() -> dict[str, tuple[str, str | None]]:
+    return {docs: (run, stdin) for docs, run, stdin in DOCS_RUNS}
+
+
+def test_every_docs_command_is_in_the_list_and_every_listed_command_is_in_the_docs():
+    found = docs_commands()
+    curated = _curated()
+    assert len(curated) == len(DOCS_RUNS), "a command listed twice in DOCS_RUNS"
+    new = sorted({c for c in found if c not in curated and not _SYNOPSIS.search(c)})
+    assert not new, f"commands in the docs that DOCS_RUNS does not list (add a cheap version or a skip): {new}"
+    gone = sorted(set(curated) - set(found))
+    assert not gone, f"DOCS_RUNS lists commands that are no longer in the docs: {gone}"
+    for docs, (run, _) in curated.items():  # a cheap version is the same command: program, subcommand, argument
+        if not run.startswith(SKIP):
+            words = docs.replace(".venv/bin/", "").removeprefix("nice ").split()
+            assert run.split()[:3] == words[:3], (docs, run)
+
+
+def test_the_docs_commands_run_from_an_empty_folder(installed):
+    cwd = installed["cwd"].parent / "docs_commands"
+    cwd.mkdir()
+    shutil.copy(REPO / "docs" / "examples" / "engine_bot.py", cwd / "mybot.py")  # the README's mybot.py: a user's engine
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    env["PYTHONPATH"] = str(installed["site"])
+    # after `pip install`: the cardwar script and the python that has the package come first on PATH
+    env["PATH"] = os.pathsep.join([str(installed["site"] / "bin"), str(Path(sys.executable).parent), env["PATH"]])
+    failures, outputs = [], {}
+    for docs, run, stdin in DOCS_RUNS:
+        if run.startswith(SKIP):
+            continue
+        if "{naval_run}" in run:
+            (naval_run,) = (cwd / "runs").glob("naval__ppo__0__*")
+            run = run.replace("{naval_run}", str(naval_run.relative_to(cwd)))
+        done = run_command(shlex.split(run), cwd=cwd, env=env, input=stdin, timeout=_DOCS_TIMEOUT)
+        outputs[docs] = done.stdout
+        if done.returncode != 0 or "Traceback" in done.stderr:
+            failures.append(f"{run!r} (the docs: {docs!r}) exited {done.returncode}: {done.stderr[-1500:]}")
+    assert not failures, "\n".join(failures)
+    site_configs = installed["site"] / "cardwar" / "configs"
+    assert str(site_configs / "tournaments" / "naval.yaml") in outputs["cardwar configs"]
+    assert "best_response/naval" in outputs["cardwar configs"]
+    assert (cwd / "tournaments" / "naval-ladder" / "ratings.png").is_file()  # `naval` is the naval-ladder
+    assert (cwd / "tournaments" / "naval-gauntlet" / "report.md").is_file()
+    assert (cwd / "agents" / "pretrained" / "naval_ppo.zip").is_file()
+    assert (cwd / "agents" / "pretrained" / "hexwar_ppo.zip").is_file()
+    assert list((cwd / "runs").glob("naval__br-heuristic__*/final.zip"))
+    assert (cwd / "my_game.json").is_file()
+    for docs, _, _ in DOCS_RUNS:  # the models played their games: the packaged one, and a run's final.zip
+        if docs.startswith("cardwar match"):
+            assert ": 2 games, seats swapped" in outputs[docs] and "score rate of ppo" in outputs[docs], outputs[docs]

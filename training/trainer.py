@@ -4,7 +4,10 @@ A run lives in ``runs/<game>__<name>__<seed>__<time>/``:
 
 - ``config.yaml`` (the resolved config) and ``command.txt``;
 - ``tb/`` TensorBoard logs (``tensorboard --logdir runs``);
-- ``checkpoints/model_<step>.zip`` + ``state_<step>.json`` (the opponent pool);
+- ``versions.json`` (cardwar and its git commit, Python, the libraries, the CPU count) and
+  ``budget.json`` (the step budget and the steps trained: whole rollouts);
+- ``checkpoints/model_<step>.zip`` + ``state_<step>.json`` (the opponent pool) + ``resume_<step>.pkl``
+  (RNGs, env states, SB3's counters: what makes a resume exact), all at rollout boundaries;
 - ``snapshots/`` the frozen learners in the pool;
 - ``eval.csv`` and ``curve.png`` (score rate against ``heuristic`` and ``random``);
 - ``imitation/`` while a warm start is under way (the teacher's games played so far, the fit after
@@ -15,9 +18,10 @@ A run goes through phases: imitation data collection and fitting (if ``imitation
 then self-play (PPO, with evaluations), then a final evaluation. Ctrl-C or SIGTERM in any of
 them saves what that phase has (see :mod:`cardwar.training.interrupts`) and prints the
 ``--resume`` command; ``resume(run_dir)`` goes on from there: the games already played are
-kept, the fit goes on from its last epoch, PPO from its latest checkpoint with the same step
-count, config and pool. A failing worker process ends the run with one line
-(:class:`~cardwar.training.workers.WorkerError`), after the same saving.
+kept, the fit goes on from its last epoch, PPO from its latest checkpoint exactly as the run would
+have gone on (same weights, pool and evaluations; docs/training.md gives the limits). A failing
+worker process ends the run with one line (:class:`~cardwar.training.workers.WorkerError`), after
+the same saving.
 """
 
 from __future__ import annotations

@@ -120,3 +120,22 @@ def test_cloning_does_not_draw_from_the_seed_stream() -> None:
 def test_unknown_scenario_is_refused() -> None:
     with pytest.raises(Exception, match="unknown scenario"):
         pyspiel.load_game(games.HEXWAR, {"scenario": "atlantis"})
+
+
+@pytest.mark.parametrize("game", ["naval", "hexwar"])
+def test_a_public_observer_sees_the_spectators_view(game: str) -> None:
+    """private_info=NONE: both seats get the same observation, the env's spectator encoding."""
+    from open_spiel.python.observation import make_observation
+
+    g = games.load(game, seed=1)
+    state = g.new_initial_state()
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[0])
+    public = make_observation(g, pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    public.set_from(state, 0)
+    first = public.tensor.copy()
+    public.set_from(state, 1)
+    np.testing.assert_array_equal(first, public.tensor)
+    np.testing.assert_array_equal(first, g.binding.encode(state.engine.information_view(None), state.engine).ravel())
+    assert public.string_from(state, 0) == public.string_from(state, 1) != state.observation_string(0)

@@ -13,7 +13,8 @@ from cardwar.tournament.config import TournamentConfig, config_from_dict, load_c
 def add_parser(sub: Any, number: Any) -> None:
     """The ``tournament`` sub-parser (``number(kind, minimum, name)`` is the CLI's checked-number type)."""
     t = sub.add_parser("tournament", help="a tournament among agents and engines: ratings, crosstable, reports")
-    t.add_argument("config", nargs="?", help="tournament YAML (configs/tournaments/*.yaml); flags override its keys")
+    t.add_argument("config", nargs="?", help="a shipped tournament's name (naval or naval-ladder, hexwar, gauntlet: "
+                                             "cardwar configs lists them) or a YAML path; flags override its keys")
     t.add_argument("--game", choices=["naval", "hexwar"])
     t.add_argument("--name", help="tournament name (keys its games in the database)")
     t.add_argument("--entrant", action="append", metavar="NAME=SPEC",
@@ -108,7 +109,8 @@ def run_command(args: argparse.Namespace) -> int:
     from cardwar.tournament.runner import current_rows
 
     if args.config is None and args.game is None:
-        raise ValueError("give a tournament config (configs/tournaments/*.yaml) or --game with --entrant flags")
+        raise ValueError("give a tournament config (a shipped name such as naval, or a YAML path) "
+                         "or --game with --entrant flags")
     if args.ray_address is not None and args.backend != "ray":
         raise ValueError("--ray-address names a Ray cluster for --backend ray; add --backend ray or leave it out")
     if args.report_only and args.reproducible_seeds:

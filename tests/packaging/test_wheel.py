@@ -2,7 +2,9 @@
 
 The wheel is built from a copy of the checkout, installed with no network into a
 temporary target, and the commands run from a temporary directory that holds a
-user's own ``envs/`` folder and ``agents.py``: they must not shadow ours.
+user's own ``envs/`` folder and ``agents.py``: they must not shadow ours. The
+``cardwar`` commands of the README's and docs' code blocks run too, from an empty
+folder (cheap versions, listed in ``DOCS_RUNS``, which a test keeps equal to the docs).
 """
 
 from __future__ import annotations
@@ -267,7 +269,7 @@ def test_every_docs_command_is_in_the_list_and_every_listed_command_is_in_the_do
 def test_the_docs_commands_run_from_an_empty_folder(installed):
     cwd = installed["cwd"].parent / "docs_commands"
     cwd.mkdir()
-    shutil.copy(REPO / "docs" / "examples" / "engine_bot.py", cwd / "mybot.py")  # the README's mybot.py: a user's engine
+    shutil.copy(REPO / "docs" / "examples" / "engine_bot.py", cwd / "mybot.py")  # the README's mybot.py, a user's
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     env["PYTHONPATH"] = str(installed["site"])
     # after `pip install`: the cardwar script and the python that has the package come first on PATH

@@ -9,6 +9,7 @@ folder (cheap versions, listed in ``DOCS_RUNS``, which a test keeps equal to the
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shlex
@@ -213,6 +214,10 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
      "cardwar play hexwar --scenario river_crossing --opponent mcts:iterations=20 --seat red", "quit\n"),
     ("cardwar match hexwar ppo random --scenario random:test --games 200",
      "cardwar match hexwar ppo random --scenario random:test --games 2", None),
+    ("cardwar match naval openspiel:ismcts random --games 4",
+     "cardwar match naval openspiel:ismcts,iterations=10 random --games 2", None),
+    ("cardwar match hexwar openspiel:ismcts,iterations=50 heuristic --games 10",
+     "cardwar match hexwar openspiel:ismcts,iterations=5 heuristic --games 2", None),
     ("cardwar train naval --config naval --export agents/pretrained/naval_ppo.zip",
      f"cardwar train naval --config naval --export agents/pretrained/naval_ppo.zip {TINY_TRAIN}", None),
     ("cardwar match naval ppo:runs/naval__ppo__0__.../final.zip heuristic --games 200 --workers 2",
@@ -246,6 +251,8 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
      "--cors-origin https://mygame.example", SKIP + "a public server that runs until stopped", None),
 ]
 _DOCS_TIMEOUT = 180
+EXTRAS = {"openspiel:": ("pyspiel", "pip install 'cardwar[openspiel]'")}
+"""An agent spec that needs an optional extra: without its module, the documented answer is exit 2 naming it."""
 
 
 def _curated() -> dict[str, tuple[str, str | None]]:
@@ -283,7 +290,13 @@ def test_the_docs_commands_run_from_an_empty_folder(installed):
             run = run.replace("{naval_run}", str(naval_run.relative_to(cwd)))
         done = run_command(shlex.split(run), cwd=cwd, env=env, input=stdin, timeout=_DOCS_TIMEOUT)
         outputs[docs] = done.stdout
-        if done.returncode != 0 or "Traceback" in done.stderr:
+        missing = [hint for key, (module, hint) in EXTRAS.items()
+                   if key in run and importlib.util.find_spec(module) is None]
+        if missing:  # the extra is not installed here: the documented one line naming it, exit 2
+            if done.returncode != 2 or missing[0] not in done.stderr or done.stderr.count("\n") != 1:
+                failures.append(f"{run!r} without its extra exited {done.returncode}: {done.stderr[-1500:]}")
+            outputs.pop(docs)
+        elif done.returncode != 0 or "Traceback" in done.stderr:
             failures.append(f"{run!r} (the docs: {docs!r}) exited {done.returncode}: {done.stderr[-1500:]}")
     assert not failures, "\n".join(failures)
     site_configs = installed["site"] / "cardwar" / "configs"
@@ -295,6 +308,8 @@ def test_the_docs_commands_run_from_an_empty_folder(installed):
     assert (cwd / "agents" / "pretrained" / "hexwar_ppo.zip").is_file()
     assert list((cwd / "runs").glob("naval__br-heuristic__*/final.zip"))
     assert (cwd / "my_game.json").is_file()
-    for docs, _, _ in DOCS_RUNS:  # the models played their games: the packaged one, and a run's final.zip
-        if docs.startswith("cardwar match"):
-            assert ": 2 games, seats swapped" in outputs[docs] and "score rate of ppo" in outputs[docs], outputs[docs]
+    for docs, run, _ in DOCS_RUNS:  # the matches played their games (the packaged model, a run's final.zip)
+        if docs.startswith("cardwar match") and docs in outputs:
+            agent = run.split()[3].split("{")[0].split(",")[0]  # ppo, ppo:(the run), openspiel:ismcts
+            assert ": 2 games, seats swapped" in outputs[docs], outputs[docs]
+            assert f"score rate of {agent}" in outputs[docs], outputs[docs]

@@ -124,3 +124,14 @@ def test_the_agent_plays_from_the_seat_view_only(game: str) -> None:
         moves.append(agent.act({"observation": np.asarray(s.observation_tensor(p)), "action_mask": mask},
                                s.engine.information_view(p)))
     assert moves[0] == moves[1] and moves[0] in state.legal_actions()
+
+
+def test_without_open_spiel_the_spec_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # as if open_spiel were not installed
+    for name in [m for m in sys.modules if m == "cardwar.openspiel" or m.startswith("cardwar.openspiel.")]:
+        monkeypatch.delitem(sys.modules, name)
+    with pytest.raises(AgentSpecError, match=r"pip install 'cardwar\[openspiel\]'") as err:
+        check_player_spec("openspiel:ismcts", "naval")
+    assert "\n" not in str(err.value)

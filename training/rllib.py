@@ -138,19 +138,35 @@ class CardwarMultiAgentEnv(PettingZooEnv):
         super().__init__(make_raw_env(game, scenario))
 
 
-class MaskCheck(RLlibCallback):
-    """Counts, per finished episode, the actions taken that the observed mask forbade (``illegal_actions``),
-    and logs the first seat's return and the episode's winner."""
+def count_illegal(masks: np.ndarray, actions: np.ndarray) -> int:
+    """How many of ``actions`` (``[T]``) the masks observed with them (``[T, A]``) forbade."""
+    actions = np.asarray(actions, dtype=np.int64)
+    return int((np.asarray(masks)[np.arange(len(actions)), actions] == 0).sum()) if len(actions) else 0
 
-    def on_episode_end(self, *, episode: Any, metrics_logger: Any = None, **kwargs: Any) -> None:
+
+class MaskCheck(RLlibCallback):
+    """Counts the sampled actions that the mask observed with them forbade (``illegal_actions``, a lifetime sum,
+    every action checked once, in the chunk that sampled it), and logs the first seat's return per game."""
+
+    def on_sample_end(self, *, samples: list, metrics_logger: Any = None, **kwargs: Any) -> None:
         illegal = 0
-        for sa_episode in episode.agent_episodes.values():
-            actions = np.asarray(sa_episode.get_actions())
-            masks = sa_episode.get_observations(slice(0, len(actions)))
-            masks = np.stack([o["action_mask"] for o in masks]) if isinstance(masks, list) else masks["action_mask"]
-            illegal += int((np.asarray(masks)[np.arange(len(actions)), actions] == 0).sum())
+        for episode in samples:
+            for sa_episode in episode.agent_episodes.values():
+                actions = np.asarray(sa_episode.get_actions())
+                if not len(actions):
+                    continue
+                masks = sa_episode.get_observations(slice(0, len(actions)))
+                masks = (np.stack([o["action_mask"] for o in masks]) if isinstance(masks, list)
+                         else masks["action_mask"])
+                illegal += count_illegal(np.asarray(masks), actions)
         if metrics_logger is not None:
             metrics_logger.log_value("illegal_actions", illegal, reduce="lifetime_sum")
+            metrics_logger.log_value("actions_checked", sum(len(e.agent_episodes[a].get_actions())
+                                                             for e in samples for a in e.agent_episodes),
+                                     reduce="lifetime_sum")
+
+    def on_episode_end(self, *, episode: Any, metrics_logger: Any = None, **kwargs: Any) -> None:
+        if metrics_logger is not None:
             first = sorted(episode.agent_episodes)[0]
             metrics_logger.log_value("first_seat_return", episode.agent_episodes[first].get_return(),
                                      reduce="mean", window=100)
@@ -306,7 +322,7 @@ def evaluate_vs_random(module: MaskedPPOModule, game: str, games: int, seed: int
 
 
 PROGRESS_FIELDS = ["iteration", "steps", "seconds", "episodes", "episode_len_mean", "first_seat_return_mean",
-                   "illegal_actions", "score_vs_random"]
+                   "actions_checked", "illegal_actions", "module_steps_trained", "score_vs_random"]
 
 
 def _metrics(result: dict) -> dict[str, float]:
@@ -315,7 +331,10 @@ def _metrics(result: dict) -> dict[str, float]:
             "episodes": int(runners.get("num_episodes_lifetime", 0)),
             "episode_len_mean": float(runners.get("episode_len_mean", math.nan)),
             "first_seat_return_mean": float(runners.get("first_seat_return", math.nan)),
-            "illegal_actions": int(runners.get("illegal_actions", 0) or 0)}
+            "actions_checked": int(runners.get("actions_checked", 0) or 0),
+            "illegal_actions": int(runners.get("illegal_actions", 0) or 0),
+            "module_steps_trained": int(result.get("learners", {}).get(POLICY_ID, {})
+                                        .get("num_module_steps_trained_lifetime", 0))}
 
 
 def start_ray(address: str | None, num_cpus: int | None = None) -> bool:

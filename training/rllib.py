@@ -384,7 +384,7 @@ def train(game: str, settings: RLlibSettings | None = None, runs_root: Path = Pa
 
 
 def _run(game: str, s: RLlibSettings, run_dir: Path, progress: bool) -> None:
-    from cardwar.training.evaluate import append_csv, plot_curve, read_csv
+    from cardwar.training.evaluate import append_csv
 
     algo = build_config(game, s).build_algo()
     try:
@@ -415,6 +415,39 @@ def _run(game: str, s: RLlibSettings, run_dir: Path, progress: bool) -> None:
                           f"{row['episode_len_mean']:.1f}, illegal {row['illegal_actions']}"
                           + (f", score vs random {score}" if score else ""), file=sys.stderr)
         algo.save_to_path(str((run_dir / "final").resolve()))
-        plot_curve(read_csv(run_dir / "eval.csv"), run_dir / "curve.png", f"{game}, RLlib PPO self-play")
+        plot_progress(run_dir, run_dir / "curve.png")
     finally:
         algo.stop()
+
+
+def plot_progress(run_dir: Path, path: Path) -> None:
+    """A PNG of a run: environment steps against wall-clock minutes, and the score rate against random (95%
+    band) against steps and against minutes."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from cardwar.training.evaluate import read_csv
+
+    settings = json.loads((run_dir / "settings.json").read_text())
+    rows = list(csv.DictReader((run_dir / "progress.csv").open()))
+    points = read_csv(run_dir / "eval.csv")
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4), dpi=100)
+    axes[0].plot([float(r["seconds"]) / 60 for r in rows], [int(r["steps"]) for r in rows], marker=".")
+    axes[0].set(xlabel="wall-clock minutes", ylabel="environment steps (moves of both seats)",
+                title=f"{settings['game']}, RLlib PPO self-play: steps against time")
+    for ax, x, label in ((axes[1], "step", "environment steps"), (axes[2], "minutes", "wall-clock minutes")):
+        at = [p.step if x == "step" else p.seconds / 60 for p in points]
+        ax.plot(at, [p.score for p in points], marker="o", label="vs random (masked greedy, seats swapped)")
+        ax.fill_between(at, [p.low for p in points], [p.high for p in points], alpha=0.2)
+        ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+        ax.set(ylim=(0, 1), xlabel=label, ylabel="score rate (win 1, draw 1/2)", title=f"score against {label}")
+    axes[1].legend(loc="lower right", fontsize="small")
+    for ax in axes:
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    tmp = path.with_suffix(".tmp.png")
+    fig.savefig(tmp)
+    plt.close(fig)
+    tmp.replace(path)

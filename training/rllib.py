@@ -427,6 +427,7 @@ def plot_progress(run_dir: Path, path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
 
     from cardwar.training.evaluate import read_csv
 
@@ -444,6 +445,9 @@ def plot_progress(run_dir: Path, path: Path) -> None:
         ax.axhline(0.5, color="grey", lw=0.8, ls="--")
         ax.set(ylim=(0, 1), xlabel=label, ylabel="score rate (win 1, draw 1/2)", title=f"score against {label}")
     axes[1].legend(loc="lower right", fontsize="small")
+    thousands = FuncFormatter(lambda v, _: f"{v / 1000:g}k")
+    axes[0].yaxis.set_major_formatter(thousands)
+    axes[1].xaxis.set_major_formatter(thousands)
     for ax in axes:
         ax.grid(alpha=0.3)
     fig.tight_layout()

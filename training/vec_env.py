@@ -135,18 +135,43 @@ def _set_dict(obj: Any, state: dict) -> None:
     obj.__dict__.update(state)
 
 
+def _delegates(cls: type) -> bool:
+    """A class with ``__getattr__`` and no ``__setstate__`` of its own (naval-v1's ``StepState``): plain
+    unpickling asks the blank object for ``__setstate__``, which recurses through ``__getattr__``."""
+    return any("__getattr__" in vars(k) for k in cls.__mro__[:-1]) and not any(
+        "__setstate__" in vars(k) for k in cls.__mro__[:-1])
+
+
+def _reloaded(cls: type, path: str) -> Any:
+    from cardwar.agents.ppo_agent import _read
+
+    agent = cls.__new__(cls)
+    agent.model = _read(path)
+    return agent
+
+
 def dumps_state(obj: Any) -> bytes:
     """``obj`` pickled as it is now. PettingZoo's envs pickle as their constructor's arguments
-    (gymnasium's ``EzPickle``), which would start a new game: here they pickle their attributes."""
+    (gymnasium's ``EzPickle``), which would start a new game: here they pickle their attributes.
+    A PPO agent playing a model file (a snapshot in the pool) keeps its generator and the file's
+    path; its network is read from the file again (it is never changed once written)."""
     import io
+    from pathlib import Path
 
     import cloudpickle
     from gymnasium.utils.ezpickle import EzPickle
 
+    from cardwar.agents.ppo_agent import PPOAgent
+
     class StatePickler(cloudpickle.CloudPickler):
         def reducer_override(self, o: Any) -> Any:
-            if isinstance(o, EzPickle) and not isinstance(o, type):
+            if isinstance(o, type):
+                return super().reducer_override(o)
+            if isinstance(o, EzPickle) or (_delegates(type(o)) and hasattr(o, "__dict__")):
                 return _blank, (type(o),), dict(o.__dict__), None, None, _set_dict
+            if isinstance(o, PPOAgent) and Path(o.path).is_file():
+                state = {k: v for k, v in o.__dict__.items() if k != "model"}
+                return _reloaded, (type(o), o.path), state, None, None, _set_dict
             return super().reducer_override(o)
 
     buf = io.BytesIO()

@@ -171,3 +171,43 @@ def test_the_run_folder_records_the_versions(tmp_path, monkeypatch):
     after = json.loads((tmp_path / "versions.json").read_text())
     assert {k: v for k, v in after.items() if k != "resumed"} == json.loads(before)
     assert after["resumed"] == [dict(record, torch="0.0.1")]
+
+
+@pytest.mark.parametrize("game, actions", [("naval", "moves"), ("naval", "steps"), ("hexwar", "moves")])
+def test_an_env_state_taken_mid_game_goes_on_exactly_as_the_env_itself(game, actions):
+    """What a checkpoint keeps of each env: a copy that plays on as the original does, move for move,
+    through new games, with the pool's snapshot agent and the heuristic drawing from their generators."""
+    import pickle
+
+    import numpy as np
+
+    from cardwar.agents.ppo_agent import pretrained_path
+    from cardwar.training.opponents import OpponentPool
+    from cardwar.training.selfplay_env import SelfPlayEnv
+    from cardwar.training.vec_env import dumps_state
+
+    scenario = "random:train" if game == "hexwar" else None
+    pool = OpponentPool(game, mix={"snapshots": 0.5, "heuristic": 0.3, "random": 0.2}, heuristic="heuristic",
+                        snapshots=[str(pretrained_path(game))])
+    env = SelfPlayEnv(game, scenario=scenario, actions=actions, pool=pool)
+    env.reset(seed=7)
+    rng = np.random.default_rng(1)
+    for _ in range(5):  # into a game
+        if env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))[2]:
+            env.reset()
+    blob = dumps_state(env)
+    assert len(blob) < 1_000_000  # the snapshot's network is read from its file again, not copied
+    copy = pickle.loads(blob)
+    games, moves = 0, 0
+    while games < 3 and moves < 400:
+        mask = env.action_masks()
+        assert np.array_equal(mask, copy.action_masks())
+        action = int(rng.choice(np.flatnonzero(mask)))
+        a, b = env.step(action), copy.step(action)
+        moves += 1
+        assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4]
+        if a[2]:
+            games += 1
+            (oa, ia), (ob, ib) = env.reset(), copy.reset()
+            assert np.array_equal(oa, ob) and (ia["seat"], ia["opponent"]) == (ib["seat"], ib["opponent"])
+    assert games >= 1

@@ -362,7 +362,8 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--steps", type=_number(int, 1, "--steps"),
                        help="total step budget, imitation included: overrides total_steps, and scales "
                             "imitation.games down in proportion when it is smaller; at least one rollout "
-                            "(ppo.n_steps x env.n_envs)")
+                            "(ppo.n_steps x env.n_envs). The run stops at the first whole rollout at or past it "
+                            "(said in one line at the start, and kept in budget.json)")
     train.add_argument("--resume", metavar="RUN_DIR",
                        help="continue this run where it stopped (imitation games kept, latest checkpoint)")
     train.add_argument("--runs", default="runs", help="folder for new runs (default runs/)")

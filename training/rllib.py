@@ -55,7 +55,6 @@ except ImportError as _err:  # pragma: no cover - exercised only without the ext
 
 from cardwar.envs import make_raw_env
 
-EXTRA_HINT = "pip install 'cardwar[rllib]'"
 POLICY_ID = "shared"
 DEFAULT_SCENARIO = {"naval": None, "hexwar": "random:train"}
 EVAL_SCENARIO = {"naval": None, "hexwar": "random:test"}

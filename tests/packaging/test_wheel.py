@@ -245,6 +245,17 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
     (".venv/bin/python -m cardwar.engine.bench --agent heuristic --games 10",
      "python -m cardwar.engine.bench --agent heuristic --games 1 --game naval", None),
     (".venv/bin/python -m cardwar.engine.bench", SKIP + "the line above, with both default agents and games", None),
+    ("cardwar train naval --backend rllib --steps 200000 --set num_envs_per_env_runner=8",
+     SKIP + "the optional [rllib] extra and minutes of Ray; tests/training/test_rllib.py runs short ones", None),
+    ("nice cardwar train naval --backend rllib --steps 200000 --set num_envs_per_env_runner=8 --set eval_games=100",
+     SKIP + "the optional [rllib] extra and minutes of Ray; tests/training/test_rllib.py runs short ones", None),
+    ("cardwar train hexwar --backend rllib --steps 30000 --set num_envs_per_env_runner=8",
+     SKIP + "the optional [rllib] extra and minutes of Ray; tests/training/test_rllib.py runs short ones", None),
+    ("nice cardwar train hexwar --backend rllib --steps 30000 --set num_envs_per_env_runner=8 --set eval_every=10000 "
+     "--set eval_games=40",
+     SKIP + "the optional [rllib] extra and minutes of Ray; tests/training/test_rllib.py runs short ones", None),
+    ("cardwar train naval --backend rllib --ray-address HEAD_IP:6379 --set num_env_runners=16 --steps 2000000",
+     SKIP + "a Ray cluster of several machines", None),
     ("cardwar serve", SKIP + "a server that runs until stopped; tests/serve/ start it", None),
     (".venv/bin/cardwar serve", SKIP + "a server that runs until stopped; tests/serve/ start it", None),
     (".venv/bin/cardwar serve --host 0.0.0.0 --port 8080 --db /var/lib/cardwar/sessions.db "

@@ -55,7 +55,7 @@ FIREARMS: dict[str, Firearm] = {f.key: f for f in (
     # | Pistol | 4 | 12m (6 inches) |
     Firearm("pistol", "Pistol", 4, inches_to_hexes(6), magazine=8),
     # | Rifle | 5 | 72m (36 inches) |
-    Firearm("rifle", "Rifle", 5, inches_to_hexes(36), magazine=5),
+    Firearm("rifle", "Rifle", 5, inches_to_hexes(36), magazine=10),
     # | SMG (Cat. 1) | 6 | 24m (12 inches) |  "Earlier model sub-machine guns with a limited range"
     Firearm("smg1", "SMG (Cat. 1)", 6, inches_to_hexes(12), full_auto=True, magazine=30),
     # | SMG (Cat. 2) | 6 | 36m (18 inches) |  "Later models with longer range"
@@ -67,8 +67,8 @@ FIREARMS: dict[str, Firearm] = {f.key: f for f in (
     Firearm("mmg", "MMG", 6, None, deployed_range_hexes=None, full_auto=True, magazine=250, reload_cards=2,
             setup_cards=4),
 )}
-"""The seed's firearms. Readings: magazines (pistol 8, rifle 5, SMG and LMG 30, MMG a 250-round belt);
-the MMG's rounds per turn 6; reloading takes 1 activation (the MMG's belt 2); the LMG's bipod 1."""
+"""The seed's firearms. Readings (RULES.md §2, the weapons table): magazines pistol 8, rifle 10,
+SMG and LMG 30, MMG a 250-round belt; the MMG's rounds per turn 6; reloading takes 1 activation (the MMG's belt 2); the LMG's bipod 1."""
 
 FULL_AUTO_ROUNDS = 3
 """"Automatic fire expends three times the number of rounds as normal fire"."""

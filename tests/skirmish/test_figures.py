@@ -77,7 +77,9 @@ def test_an_all_out_run_is_for_a_standing_man():
 
 
 def test_a_new_figure_carries_a_full_load():
-    assert private().ammo == 5
+    from cardwar.envs.skirmish.weapons import FIREARMS
+
+    assert private().weapon == "rifle" and private().ammo == FIREARMS["rifle"].magazine == 10  # RULES.md §2
     assert private(ammo=2).ammo == 2
 
 

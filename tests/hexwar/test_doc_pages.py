@@ -8,7 +8,7 @@ import pytest
 from cardwar.envs import hexwar_v0, hexwar_v1
 from cardwar.envs.hexwar.actions import action_to_string, string_to_action
 from cardwar.envs.hexwar.units import UnitType
-from tests.naval.pages import code_blocks, header_code, id_span, table_with
+from tests.naval.pages import id_span, run_page_code, table_with
 
 PAGES = {"hexwar_v0": hexwar_v0, "hexwar_v1": hexwar_v1}
 VALUE_SETS = {"0/1": (0.0, 1.0), "0, 0.5, 1": (0.0, 0.5, 1.0)}
@@ -31,13 +31,7 @@ def variables(notation: str) -> dict[str, int]:
 
 @pytest.mark.parametrize("name", PAGES)
 def test_every_code_line_of_the_page_runs(name, capsys):
-    doc = PAGES[name].__doc__
-    assert "{{" not in doc
-    lines = header_code(doc)
-    assert f"from cardwar.envs import {name}" in lines
-    for code in lines + code_blocks(doc):
-        exec(compile("import pettingzoo\nimport cardwar.envs\n" + code, name, "exec"), {})
-    assert len(code_blocks(doc)) >= 1
+    run_page_code(name, PAGES[name].__doc__)
 
 
 @pytest.mark.parametrize("name", PAGES)

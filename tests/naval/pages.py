@@ -49,3 +49,14 @@ def header_code(doc: str) -> list[str]:
     """The code in the page's header table: the ``Import`` line and the ``pettingzoo.make`` call."""
     found = re.findall(r"`(from [\w.]+ import \w+)`", doc) + re.findall(r"`(pettingzoo\.make\([^`]*\))`", doc)
     return found
+
+
+def run_page_code(name: str, doc: str) -> None:
+    """Run every line of code the page of env module ``name`` shows (its import line, its make call and its
+    code blocks), as a user pasting them would; the page must be fully filled in and import ``name``."""
+    assert "{{" not in doc
+    lines = header_code(doc)
+    assert f"from cardwar.envs import {name}" in lines
+    for code in lines + code_blocks(doc):
+        exec(compile("import pettingzoo\nimport cardwar.envs\n" + code, name, "exec"), {})
+    assert len(code_blocks(doc)) >= 1

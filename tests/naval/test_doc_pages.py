@@ -9,7 +9,7 @@ from cardwar.envs import naval_v0, naval_v1
 from cardwar.envs.naval.actions import action_to_string, string_to_action
 from cardwar.envs.naval.seemap import EDGES
 from cardwar.envs.naval.steps import step_to_string, string_to_step
-from tests.naval.pages import code_blocks, header_code, id_span, table_with
+from tests.naval.pages import id_span, run_page_code, table_with
 
 PAGES = {"naval_v0": naval_v0, "naval_v1": naval_v1}
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -42,13 +42,7 @@ def variables(notation: str) -> dict[str, int]:
 
 @pytest.mark.parametrize("name", PAGES)
 def test_every_code_line_of_the_page_runs(name, capsys):
-    doc = PAGES[name].__doc__
-    assert "{{" not in doc
-    lines = header_code(doc)
-    assert f"from cardwar.envs import {name}" in lines
-    for code in lines + code_blocks(doc):
-        exec(compile("import pettingzoo\nimport cardwar.envs\n" + code, name, "exec"), {})
-    assert len(code_blocks(doc)) >= 1
+    run_page_code(name, PAGES[name].__doc__)
 
 
 @pytest.mark.parametrize("name, to_string, from_string", [

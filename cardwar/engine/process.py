@@ -160,6 +160,8 @@ class EngineProcess:
             self._writer.register(self._err, select.POLLIN)
         self._buffer = bytearray()
         self._lines: deque[bytes] = deque()
+        self._partial_is_stale = False  # the line being written was begun before the last pending_lines()
+        self.late: list[bytes] = []  # such lines, completed later: dropped, kept here for the transcript
         self._eof = self._exited = False
 
     @property
@@ -203,11 +205,17 @@ class EngineProcess:
         return self._lines.popleft()
 
     def pending_lines(self) -> list[bytes]:
-        """Lines already written and not yet read (read without waiting)."""
+        """Lines already written and not yet read (read without waiting).
+
+        A line begun but not finished is also written before now: when its end arrives it is dropped
+        into :attr:`late`, so that output split across writes (an unbuffered engine) cannot answer what
+        the dealer sends next."""
         self._drain_stderr()
         self._drain()
-        out = list(self._lines)
+        out = [*self.late, *self._lines]
         self._lines.clear()
+        self.late.clear()
+        self._partial_is_stale = bool(self._buffer)
         return out
 
     def wait_exit(self, seconds: float) -> bool:
@@ -273,11 +281,15 @@ class EngineProcess:
             self._buffer += chunk
             if b"\n" in chunk:
                 *lines, rest = self._buffer.split(b"\n")
+                if self._partial_is_stale:
+                    self.late.append(bytes(lines.pop(0)).rstrip(b"\r"))
+                    self._partial_is_stale = False
                 self._lines.extend(bytes(x).rstrip(b"\r") for x in lines)
                 self._buffer = bytearray(rest)
             if len(self._buffer) > MAX_LINE:
                 self._lines.append(bytes(self._buffer[:200]) + b"...")
                 self._buffer.clear()
+                self._partial_is_stale = False
 
     def _exit_note(self) -> str:
         """How the engine ended, read without reaping it (its process group stays ours to kill)."""

@@ -76,6 +76,12 @@ MISBEHAVING = textwrap.dedent('''
                     time.sleep(0.002)
                 print(json.dumps(answer), flush=True)
                 last = {**answer, "move": "pass"}
+            elif mode == "split":  # an extra answer whose newline comes only after the next request
+                if last is not None:
+                    sys.stdout.write("\\n")
+                sys.stdout.write(json.dumps(answer) + "\\n" + json.dumps({"type": "move", "move": legal[-1]["move"]}))
+                sys.stdout.flush()
+                last = answer
             elif mode == "twice":  # two answers at once, no request numbers: the second answers nothing
                 print(json.dumps(answer) + "\\n" + json.dumps({"type": "move", "move": legal[-1]["move"]}),
                       flush=True)

@@ -70,6 +70,14 @@ def test_two_answers_at_once_without_request_numbers_the_second_is_dropped(engin
     assert twice.forfeit is None and twice.moves == honest.moves
 
 
+def test_an_extra_answer_finished_only_after_the_next_request_is_dropped(engines):
+    """An engine whose extra line is split across writes (unbuffered output): the line was begun before the
+    next request was sent, so it cannot answer it, even though its newline arrives after."""
+    honest = forfeit_of(engines("normal", "naval", 1))
+    split = forfeit_of(engines("split", "naval", 1))
+    assert split.forfeit is None and split.moves == honest.moves
+
+
 def test_stderr_goes_to_a_file_rotated_at_its_cap(engines, tmp_path):
     log = tmp_path / "bot.stderr"
     player = engines("noisy", "naval", 1, stderr=log, stderr_cap=64 * 1024)  # 20 kB a move

@@ -5,12 +5,18 @@ Follows Red Blob Games' guide ("Hexagonal Grids"): a frozen axial coordinate
 rectangles of pointy-top hexes in "odd-r" offset layout (odd rows shoved right);
 a hex is printed as column letter + row number, ``"A1"`` top-left. Board
 contents live in mappings keyed by ``Hex``, never inside the coordinate.
+
+Shared by the hex games (hexwar, skirmish); moved here from ``envs/hexwar/hexgrid.py``,
+which re-exports it. Integer cell tables over a fixed rectangle: ``cells.CellGrid``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import NamedTuple
+
+__all__ = ["DIRECTIONS", "Hex", "distance", "from_offset", "label", "line", "lines_between", "neighbours",
+           "parse_label", "rectangle", "ring", "spiral", "to_offset"]
 
 
 class Hex(NamedTuple):

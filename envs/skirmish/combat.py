@@ -42,7 +42,8 @@ class BoardLike(Protocol):
 
     def blast(self, landing: int, radius: int, *, open_doors: frozenset = ...) -> tuple[int, ...]: ...
 
-    def scatter_landing(self, target: int, direction: int, hexes: int, *, open_doors: frozenset = ...) -> int | None: ...
+    def scatter_landing(self, target: int, direction: int, hexes: int, *,
+                        open_doors: frozenset = ...) -> int | None: ...
 
 
 # ---------------------------------------------------------------- skill draws (§2.4, §3.1)

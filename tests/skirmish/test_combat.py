@@ -307,3 +307,16 @@ def test_rifles_fire_no_he_and_only_mortars_need_no_sight():
     with pytest.raises(KeyError):
         he_radius("rifle")
     assert is_mortar("light_mortar") and not is_mortar("at_heavy")
+
+
+def test_a_grenade_on_the_real_board_is_stopped_by_a_house_and_shielded_from_it():
+    from cardwar.envs.skirmish.board import Board
+
+    rows = ["." * 24] * 16
+    rows[7] = "......BB................"  # a house at G8-H8; its outer edges are walls
+    board = Board.from_rows(rows)
+    # Aimed at J8, it misses: west (4) 10 m = 3 hexes, but the house wall stops it in I8.
+    draw, _ = stacked("4S", "10C", "2H", "3S")
+    result = area_attack(board, c("J8"), 3, parse_card("9D"), 2, {1: c("H8"), 2: c("K8")}, draw)
+    assert result.landing == c("I8")
+    assert result.effects == {2: parse_card("2H")}  # the man inside the house is shielded by its wall

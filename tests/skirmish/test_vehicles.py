@@ -379,3 +379,30 @@ def test_a_vehicle_that_cannot_traverse_fires_in_its_front_120_degrees():
     anti_tank_hit(tank, AntiTank.M, parse_card("3D"), parse_card("2S"))  # turret damage
     assert tank.turret_jammed and not guns_bear(tank, behind) and guns_bear(tank, straight(board, origin, E, 2)[-1])
     assert not guns_bear(jeep(), behind)  # no turret at all
+
+
+# ---------------------------------------------------------------- with the real board
+
+def test_the_fake_board_has_the_real_boards_geometry():
+    from cardwar.envs.skirmish.board import Board
+
+    real, fake = Board.from_rows(["." * 24] * 16), FakeBoard()
+    for cell in range(24 * 16):
+        assert [real.step(cell, d) for d in range(6)] == [fake.step(cell, d) for d in range(6)]
+    assert real.distance(c("A1"), c("X16")) == fake.distance(c("A1"), c("X16"))
+
+
+def test_a_tank_on_the_real_board_stops_short_of_a_building_and_crosses_a_low_wall():
+    from cardwar.envs.skirmish.board import Board
+
+    rows = ["." * 24] * 16
+    rows[7] = "........B..............."  # a house at I8
+    board = Board.from_rows(rows, [("D8", "E8", "wall_low")])
+    tank = sherman(cell="C8", facing=E, last_speed=2)
+    # Emergency stop from 20 mph: 7 hexes straight ahead, over the low wall, but the house at I8 stops it in H8.
+    assert vehicle_moves(board, tank, 0, occupied=frozenset()) == {c("H8"): straight(board, c("C8"), E, 5)}
+    j = jeep(cell="C8", facing=E, last_speed=1)
+    path = vehicle_moves(board, j, 1, occupied=frozenset(), fraction=DECK_FRACTION)[c("E8")]
+    assert path != (c("D8"), c("E8")) and len(path) > 2  # round the wall's end, not over it
+    assert step_cost(board, "wheeled", c("D8"), c("E8")) is None
+    assert step_cost(board, "tracked", c("D8"), c("E8")) == 2

@@ -1,0 +1,149 @@
+"""Moves played out tick by tick, with opportunity fire meeting them (RULES.md §4.3, §5.5, §8.1).
+
+A turn's movement is 12 ticks. A mover with allowance A enters the hex reached after spending c points
+at tick ceil(12 c / A); a whole-move crossing at tick 12. Deck moves use the same clock, one hex a tick.
+"""
+
+from __future__ import annotations
+
+from math import ceil
+from typing import TYPE_CHECKING
+
+from cardwar.envs.skirmish.board import ENTIRE
+from cardwar.envs.skirmish.cards import card_rank
+from cardwar.envs.skirmish.figures import Stance, halve
+from cardwar.envs.skirmish.sight import can_fire_at, fire_range, update_sight
+from cardwar.envs.skirmish.units import Soldier, Tank
+
+if TYPE_CHECKING:
+    from cardwar.envs.skirmish.state import SkirmishState
+
+TICKS = 12
+
+
+def schedule_path(s: SkirmishState, u: Soldier | Tank, path: tuple[int, ...], allowance: int, stance: Stance,
+                  running: bool, *, one_per_tick: bool = False) -> list[tuple[int, int]]:
+    """(tick, hex) entries of a path (§4.3)."""
+    if one_per_tick:
+        return [(i + 1, c) for i, c in enumerate(path)]
+    board, here, spent, out = s.scenario.board, u.cell, 0, []
+    allowance = max(allowance, 1)
+    for cell in path:
+        cost = 1 if isinstance(u, Tank) else board.crossing(here, cell, stance=stance, running=running,
+                                                             open_doors=s.open_doors)
+        if cost is ENTIRE or cost is None:
+            out.append((TICKS, cell))
+        else:
+            spent += cost
+            out.append((min(TICKS, max(1, ceil(TICKS * spent / allowance))), cell))
+        here = cell
+    return out
+
+
+def enter(s: SkirmishState, tick: int) -> list[Soldier | Tank]:
+    """Every mover whose next hex falls due at ``tick`` enters it if it is empty; a mover finding it taken
+    stops where it is for the rest of the turn. Two for one hex: the higher Field Craft first, ties by a card
+    from each side's pack, lower first (§4.3). Returns the units that changed hex."""
+    due = [(uid, entries[0][1]) for uid, entries in s.schedule.items() if entries and entries[0][0] <= tick]
+    moved: list[Soldier | Tank] = []
+    order = sorted(due, key=lambda d: _priority(s, s.units[d[0]], d[1], due))
+    for uid, cell in order:
+        u = s.units[uid]
+        if not u.active:
+            s.schedule[uid] = []
+            continue
+        holder = s.unit_at(cell)
+        if holder is not None or not _mine_check(s, u, cell):
+            s.schedule[uid] = []  # blocked: stops where it is (§4.3)
+            continue
+        if isinstance(u, Soldier) and _crosses_closed_door(s, u.cell, cell):
+            s.open_doors = s.open_doors | {(min(u.cell, cell), max(u.cell, cell))}
+        if isinstance(u, Tank):
+            u.v.facing = _direction(s, u.cell, cell, u.v.facing)
+        u.cell = cell
+        s.schedule[uid].pop(0)
+        moved.append(u)
+        _take_objective(s, u)
+    if moved:
+        update_sight(s)
+    return moved
+
+
+def _priority(s: SkirmishState, u: Soldier | Tank, cell: int, due: list[tuple[int, int]]) -> tuple:
+    rivals = sum(1 for _, c in due if c == cell)
+    craft = u.fig.skill("field_craft") if isinstance(u, Soldier) else 0
+    tie = card_rank(s.draw(u.side)) if rivals > 1 else 0
+    return (-craft, tie, u.uid)
+
+
+def _crosses_closed_door(s: SkirmishState, a: int, b: int) -> bool:
+    from cardwar.envs.skirmish.board import Edge
+
+    return s.scenario.board.edge(a, b, s.open_doors) == Edge.DOOR_CLOSED
+
+
+def _direction(s: SkirmishState, a: int, b: int, default: int) -> int:
+    board = s.scenario.board
+    for d in range(6):
+        if board.step(a, d) == b:
+            return d
+    return default
+
+
+def _take_objective(s: SkirmishState, u: Soldier | Tank) -> None:
+    """An objective belongs to the side that last had an active figure on it (§10)."""
+    points = s.scenario.victory.objectives or {}
+    if u.cell in points and isinstance(u, Soldier) and u.active:
+        s.objective_owner[u.cell] = u.side
+
+
+def _mine_check(s: SkirmishState, u: Soldier | Tank, cell: int) -> bool:
+    """An enemy mine in the hex (§1.2): Field Craft spots it (halved walking, not when running), else it goes
+    off as a grenade burst. Returns whether the mover may enter."""
+    mines = getattr(s, "mines", None)
+    if not mines or cell not in mines or mines[cell] == u.side or not isinstance(u, Soldier):
+        return True
+    from cardwar.envs.skirmish.resolve import blast
+
+    skill = 0 if u.ran else u.fig.skill("field_craft")
+    if s.cursor.get("walking", {}).get(u.uid):
+        skill = halve(skill)
+    card = s.draw(u.side, unit=u)
+    del mines[cell]
+    if card_rank(card) <= skill and card_rank(card) < 10:
+        s.log(f"{u.name} spots a mine", card=card, side=u.side)
+        return False
+    s.log(f"a mine goes off under {u.name}", card=card, side=u.side)
+    blast(s, 1 - u.side, cell, 2, "wound")
+    return True
+
+
+def halve_remaining(s: SkirmishState, u: Soldier | Tank, tick: int) -> None:
+    """A wound halves the mover's remaining movement (§5.5): later entries come twice as late."""
+    entries = s.schedule.get(u.uid) or []
+    if not u.active:
+        s.schedule[u.uid] = []
+        return
+    s.schedule[u.uid] = [(tick + 2 * (t - tick), c) for t, c in entries if tick + 2 * (t - tick) <= TICKS]
+
+
+def watchers_for(s: SkirmishState, moved: list[Soldier | Tank]) -> list[tuple[int, list[int]]]:
+    """Undischarged opportunity-fire units that could fire at a mover that just entered a hex (§5.5):
+    (watcher, target hexes), the side to move first, in unit order."""
+    out = []
+    for w in s.units:
+        order = s.orders.get(w.uid)
+        if not w.active or order is None or not order.watch or getattr(w, "watch_fired", False):
+            continue
+        reach = fire_range(w)
+        cells = [m.cell for m in moved if m.side != w.side and can_fire_at(s, w, m, reach)]
+        if cells:
+            out.append((w.uid, cells))
+    return out
+
+
+def halve_if(value: int, wounded: bool) -> int:
+    return halve(value) if wounded else value
+
+
+__all__ = ["TICKS", "enter", "halve_remaining", "schedule_path", "watchers_for"]

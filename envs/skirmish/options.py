@@ -1,0 +1,218 @@
+"""The legal answers at each step (RULES.md §4, §5, §7, §9.1): what a mask lets a seat choose."""
+
+from __future__ import annotations
+
+from math import ceil
+from typing import TYPE_CHECKING
+
+from cardwar.envs.skirmish import combat
+from cardwar.envs.skirmish.board import ENTIRE
+from cardwar.envs.skirmish.figures import Stance
+from cardwar.envs.skirmish.resolve import has_rounds
+from cardwar.envs.skirmish.sight import can_fire_at, fire_range, sees
+from cardwar.envs.skirmish.units import Soldier, Tank
+from cardwar.envs.skirmish.weapons import FIREARMS
+
+if TYPE_CHECKING:
+    from cardwar.envs.skirmish.state import SkirmishState
+
+MODE_STANCE = {"crawl": Stance.PRONE, "search": Stance.STANDING, "walk": Stance.STANDING, "run": Stance.STANDING}
+"""The stance a figure moves in, for crossing costs (§1.3, §4.1)."""
+
+
+def quarter(allowance: int) -> int:
+    """"one quarter" of a move, rounded up (§4.1)."""
+    return ceil(allowance / 4)
+
+
+def path_cost(s: SkirmishState, start: int, path: tuple[int, ...], stance: Stance, running: bool) -> int | None:
+    """Movement points a path spends; ``None`` if it holds a whole-move crossing (§1.5)."""
+    board, total, here = s.scenario.board, 0, start
+    for cell in path:
+        cost = board.crossing(here, cell, stance=stance, running=running, open_doors=s.open_doors)
+        if cost is ENTIRE:
+            return None
+        total += cost
+        here = cell
+    return total
+
+
+def others(s: SkirmishState, u: Soldier | Tank) -> tuple[frozenset[int], frozenset[int]]:
+    """Hexes of enemies the mover's side knows of, and of everything else (friends, vehicles, unseen are not known)."""
+    enemy, friends = set(), set()
+    for o in s.units:
+        if o is u or not o.on_table:
+            continue
+        if o.side == u.side:
+            friends.add(o.cell)
+        elif o.uid in s.seen[u.side] or isinstance(o, Tank):
+            enemy.add(o.cell)
+    return frozenset(enemy), frozenset(friends)
+
+
+def soldier_allowance(s: SkirmishState, u: Soldier, mode: str) -> int:
+    """The mode's hexes after wounds, less the quarter for rising from prone (§4.1)."""
+    allowance = u.move_allowance(mode)
+    if mode != "crawl" and u.fig.stance == Stance.PRONE:
+        allowance -= quarter(u.move_allowance(mode))
+    return max(allowance, 0)
+
+
+def move_paths(s: SkirmishState, u: Soldier, mode: str) -> dict[int, tuple[int, ...]]:
+    """Destinations of a mode (phases) or of a deck move ("move", "all_out_run") -> path (§4.1-4.3)."""
+    if not u.active or (isinstance(u, Soldier) and u.deployed):
+        return {}
+    if mode in ("move", "all_out_run"):
+        allowance = u.fig.stance_move_hexes(all_out_run=mode == "all_out_run")
+        stance, running = u.fig.stance, mode == "all_out_run"
+    else:
+        allowance = soldier_allowance(s, u, mode)
+        stance, running = MODE_STANCE[mode], mode == "run"
+    if allowance <= 0 and mode != "crawl":
+        return {}
+    enemy, friends = others(s, u)
+    paths = s.scenario.board.paths(u.cell, max(allowance, 1), stance=stance, running=running, enemy=enemy,
+                                   friends=friends, open_doors=s.open_doors)
+    if mode == "all_out_run":  # "he must run in a straight line" (§4.2)
+        paths = {d: p for d, p in paths.items() if _straight(s, u.cell, p)}
+    return paths
+
+
+def _straight(s: SkirmishState, start: int, path: tuple[int, ...]) -> bool:
+    board = s.scenario.board
+    return board.distance(start, path[-1]) == len(path)
+
+
+def stance_options(s: SkirmishState, u: Soldier, mode: str, path: tuple[int, ...]) -> list[Stance]:
+    """End stances (§4.1): crawling ends prone, running standing; going prone costs a quarter move."""
+    if mode == "crawl":
+        return [Stance.PRONE]
+    if mode in ("run", "all_out_run"):
+        return [Stance.STANDING]
+    if mode in ("stay", "move"):
+        return list(Stance)
+    allowance = soldier_allowance(s, u, mode)
+    cost = path_cost(s, u.cell, path, MODE_STANCE[mode], False)
+    out = [Stance.KNEELING, Stance.STANDING]
+    if cost is not None and cost + quarter(u.move_allowance(mode)) <= allowance:
+        out.insert(0, Stance.PRONE)
+    return out
+
+
+# ---------------------------------------------------------------------------- combat
+def targets_for(s: SkirmishState, u: Soldier | Tank, action: str, chosen: list) -> list[int]:
+    """Legal target hexes of an action, given the targets already named (a burst's chain, §5.4)."""
+    board = s.scenario.board
+    if action == "fire":
+        reach = fire_range(u)
+        return [t.cell for t in s.units if can_fire_at(s, u, t, reach)]
+    if action == "burst":
+        reach = fire_range(u)
+        shootable = {t.cell for t in s.units if can_fire_at(s, u, t, reach) and True}
+        if not chosen:
+            return [c for c in sorted(shootable) if s.rules.auto_one_target or _has_partner(s, c, shootable)]
+        named = [c for c in chosen if c is not None]
+        last = chosen[-1]
+        out = [c for c in sorted(shootable) if c not in named and board.distance(last, c) == 1] if last is not None else []
+        if len(chosen) == 1:  # two targets 2 hexes apart: a phantom takes the middle place
+            out += [c for c in sorted(shootable) if c not in named and board.distance(last, c) == 2]
+        elif chosen[-2] is None:
+            out = []
+        return out
+    if action == "knife":
+        reach = u.throw_range("knife")
+        return [t.cell for t in s.units if isinstance(t, Soldier) and can_fire_at(s, u, t, reach)]
+    if action in ("grenade", "petrol_bomb"):
+        reach = u.throw_range(action)
+        return [c for c in range(len(board.ground))
+                if board.ground[c] != board.ground[0].__class__.OFF and board.distance(u.cell, c) <= reach
+                and c != u.cell and (board.distance(u.cell, c) == 1 or sees(s, u.cell, c))]
+    if action == "melee":
+        return [t.cell for t in s.units if isinstance(t, Soldier) and t.active and t.side != u.side
+                and t.uid in s.seen[u.side] and board.distance(u.cell, t.cell) == 1
+                and board.crossing(u.cell, t.cell, stance=Stance.STANDING, running=False,
+                                   open_doors=s.open_doors) is not None]
+    if action == "anti_tank":
+        return [t.cell for t in s.units if isinstance(t, Tank) and can_fire_at(s, u, t, None)]
+    if action == "he":
+        return [c for c in range(len(board.ground)) if board.ground[c] != board.ground[0].__class__.OFF
+                and c != u.cell and board.distance(u.cell, c) > 1 and _aim_seen(s, u, c)]
+    if action == "extinguish":
+        return [f.cell for f in s.soldiers(u.side) if f.burning and f.fig.active
+                and (f is u or board.distance(f.cell, u.cell) == 1)]
+    return []
+
+
+def _aim_seen(s: SkirmishState, u: Soldier | Tank, cell: int) -> bool:
+    return sees(s, u.cell, cell)
+
+
+def _has_partner(s: SkirmishState, cell: int, shootable: set[int]) -> bool:
+    board = s.scenario.board
+    return any(c != cell and board.distance(cell, c) <= 2 for c in shootable)
+
+
+def burst_complete(s: SkirmishState, chosen: list) -> bool:
+    """A burst may stop here: two real targets named (one with ``auto_one_target``), or three slots (§5.4)."""
+    real = [c for c in chosen if c is not None]
+    return len(real) >= 2 or (s.rules.auto_one_target and len(real) == 1)
+
+
+def action_options(s: SkirmishState, u: Soldier | Tank, *, deck: bool) -> list[str]:
+    """The combat actions (phases) or activities (deck) open to a unit now (§5.7, §7.2)."""
+    out = ["nothing"]
+    if isinstance(u, Tank):
+        if deck and u.v.can_move:
+            out.append("move")
+        if u.machine_gun and targets_for(s, u, "fire", []):
+            out += ["fire", "burst"] if targets_for(s, u, "burst", []) else ["fire"]
+        if u.gun and u.gun_ammo > 0:
+            if targets_for(s, u, "anti_tank", []):
+                out.append("anti_tank")
+            if targets_for(s, u, "he", []):
+                out.append("he")
+        return out
+    if deck:
+        if move_paths(s, u, "move"):
+            out.append("move")
+        if u.fig.stance == Stance.STANDING and move_paths(s, u, "all_out_run"):
+            out.append("all_out_run")
+    arm = FIREARMS.get(u.fig.weapon)
+    if arm is not None and not u.jammed:
+        if has_rounds(s, u, False) and targets_for(s, u, "fire", []):
+            out.append("fire")
+        if arm.full_auto and has_rounds(s, u, True) and targets_for(s, u, "burst", []):
+            out.append("burst")
+    if u.fig.grenades > 0 and targets_for(s, u, "grenade", []):
+        out.append("grenade")
+    if u.petrol_bombs > 0 and targets_for(s, u, "petrol_bomb", []):
+        out.append("petrol_bomb")
+    if u.knives > 0 and targets_for(s, u, "knife", []):
+        out.append("knife")
+    if targets_for(s, u, "melee", []):
+        out.append("melee")
+    if (arm is not None and s.rules.ammunition == "tracked" and u.reserve > 0 and (u.fig.ammo or 0) < arm.magazine):
+        out.append("reload")
+    if u.jammed:
+        out.append("clear_jam")
+    if u.fig.weapon == "mmg" and not u.deployed:
+        out.append("work")
+    if targets_for(s, u, "extinguish", []):
+        out.append("extinguish")
+    if u.at_category() is not None and u.at_ammo > 0:
+        if targets_for(s, u, "anti_tank", []):
+            out.append("anti_tank")
+        if targets_for(s, u, "he", []):
+            out.append("he")
+    return out
+
+
+def can_watch(s: SkirmishState, u: Soldier | Tank) -> bool:
+    """May declare opportunity fire: a usable firearm (§5.5)."""
+    if isinstance(u, Tank):
+        return u.machine_gun is not None and u.active
+    arm = FIREARMS.get(u.fig.weapon)
+    return arm is not None and not u.jammed and has_rounds(s, u, False) and fire_range(u) != 0
+
+
+__all__ = ["action_options", "burst_complete", "can_watch", "combat", "move_paths", "stance_options", "targets_for"]

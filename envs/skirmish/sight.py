@@ -1,0 +1,60 @@
+"""What each side sees, and who can fire at whom (RULES.md §1.4, §2.2, §5.1, §9.2)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardwar.envs.skirmish.units import Soldier, Tank
+
+if TYPE_CHECKING:
+    from cardwar.envs.skirmish.state import SkirmishState
+
+
+def sees(s: SkirmishState, a: int, b: int) -> bool:
+    """Line of sight between two hexes; vehicles between block it (§1.4)."""
+    blockers = s.vehicle_cells() - {a, b}
+    return s.scenario.board.sees(a, b, blockers=blockers, open_doors=s.open_doors, edge_sight=s.rules.edge_sight)
+
+
+def update_sight(s: SkirmishState) -> None:
+    """Recompute which enemy units each side sees now, and where it last saw the others."""
+    for side in (0, 1):
+        eyes = [u.cell for u in s.units if u.side == side and u.active]
+        now = set()
+        for u in s.units:
+            if u.side == side or not u.on_table:
+                continue
+            if s.rules.visibility == "open" or any(sees(s, e, u.cell) for e in eyes):
+                now.add(u.uid)
+                s.last_seen[side][u.uid] = u.cell
+        s.seen[side] = now
+
+
+def visible_enemies(s: SkirmishState, side: int) -> list[Soldier | Tank]:
+    """Enemy units the side sees now, still in play."""
+    return [s.units[i] for i in sorted(s.seen[side]) if s.units[i].active]
+
+
+def fire_range(u: Soldier | Tank) -> int | None:
+    """How far the unit's firearm reaches now; ``None`` = anywhere in sight (§2.2)."""
+    if isinstance(u, Soldier):
+        return u.firearm_range()
+    mg = u.machine_gun
+    if mg is None:
+        return 0
+    from cardwar.envs.skirmish.weapons import FIREARMS
+
+    return FIREARMS[mg].range_for(True)
+
+
+def in_range(s: SkirmishState, a: int, b: int, reach: int | None) -> bool:
+    if reach is None:
+        return True
+    return s.scenario.board.distance(a, b) <= reach
+
+
+def can_fire_at(s: SkirmishState, u: Soldier | Tank, target: Soldier | Tank, reach: int | None) -> bool:
+    """A target the unit's side sees, in the unit's own sight and reach (§5.1)."""
+    if reach == 0 or not target.active or target.side == u.side or target.uid not in s.seen[u.side]:
+        return False
+    return in_range(s, u.cell, target.cell, reach) and sees(s, u.cell, target.cell)

@@ -1,0 +1,260 @@
+"""The skirmish's rules engine: a state that asks one small decision at a time (RULES.md §7, §9.1).
+
+Pure Python, no framework. ``SkirmishState(scenario, rules, seed)``; :attr:`seat` is the seat to decide
+(``None`` once the game is over), :meth:`legal` its legal action ids, :meth:`apply` plays one. Everything
+between two decisions (moves tick by tick, draws, resolution, end of turn) happens inside :meth:`apply`.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cardwar.envs.skirmish import flow
+from cardwar.envs.skirmish.actions import CHOICE, N_ACTIONS, Step
+from cardwar.envs.skirmish.cards import JACK, KING, QUEEN, Pack, Quality, card_rank, draw_core_skills
+from cardwar.envs.skirmish.figures import Figure, Skills, Stance
+from cardwar.envs.skirmish.rules import SkirmishRules
+from cardwar.envs.skirmish.scenario import Scenario
+from cardwar.envs.skirmish.units import Order, Soldier, Tank
+from cardwar.envs.skirmish.vehicles import Vehicle
+from cardwar.envs.skirmish.weapons import FIREARMS
+
+GENERIC_SKILL = {Quality.POOR: 4, Quality.REGULAR: 5, Quality.VETERAN: 6, Quality.ELITE: 7}
+"""``skills="generic"``: the upper middle of each range (RULES.md §2.1)."""
+
+
+class SkirmishIllegalActionError(ValueError):
+    """An action that is not legal now, with the reason."""
+
+
+@dataclass
+class Decision:
+    """The question the seat to move is asked: its step, for which unit, and the legal answers."""
+
+    seat: int
+    step: Step
+    unit: int | None
+    legal: dict[int, Any]
+    """Action id -> what it means (a hex, a choice)."""
+
+
+@dataclass
+class Event:
+    """One line of the public record: a draw, a reveal, a wound. ``seat`` set: only that seat sees it."""
+
+    turn: int
+    text: str
+    seat: int | None = None
+    card: int | None = None
+    side: int | None = None
+
+
+@dataclass
+class SkirmishState:
+    """A skirmish in progress. Build it with :func:`new_state`."""
+
+    scenario: Scenario
+    rules: SkirmishRules
+    rng: np.random.Generator
+    units: list[Soldier | Tank]
+    packs: list[Pack]
+    turn: int = 0
+    stage: str = "setup"
+    decision: Decision | None = None
+    orders: dict[int, Order] = field(default_factory=dict)
+    moves_revealed: bool = False
+    combat_revealed: bool = False
+    queue: list[Any] = field(default_factory=list)
+    """Pending work of the current stage (units still to declare, interrupts to ask, cards...)."""
+    cursor: dict[str, Any] = field(default_factory=dict)
+    """The partly answered decision (the unit, its choices so far)."""
+    tick: int = 0
+    schedule: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    open_doors: frozenset = frozenset()
+    seen: list[set[int]] = field(default_factory=lambda: [set(), set()])
+    last_seen: list[dict[int, int]] = field(default_factory=lambda: [{}, {}])
+    held: list[dict[int, int]] = field(default_factory=lambda: [{}, {}])
+    """Objective hexes each side holds (§10): cell -> points."""
+    objective_owner: dict[int, int] = field(default_factory=dict)
+    casualty_points: list[int] = field(default_factory=lambda: [0, 0])
+    """Points each side has inflicted (§10)."""
+    exited: list[int] = field(default_factory=lambda: [0, 0])
+    deck: list[tuple] = field(default_factory=list)
+    card: tuple | None = None
+    kings: list[list[int]] = field(default_factory=lambda: [[], []])
+    events: list[Event] = field(default_factory=list)
+    winner: int | None = None
+    over: bool = False
+    drawn: list[list[int]] = field(default_factory=lambda: [[], []])
+    """Cards each side drew this turn (face up, §3.1)."""
+    moves_made: int = 0
+    mines: dict[int, int] = field(default_factory=dict)
+    """Hidden mined hexes -> the side that laid them (§1.2)."""
+    interrupts: list[tuple[int, list[int]]] = field(default_factory=list)
+    """Opportunity-fire units still to be asked at this tick (§5.5)."""
+
+    # ------------------------------------------------------------------ the decision interface
+    @property
+    def seat(self) -> int | None:
+        return None if self.over or self.decision is None else self.decision.seat
+
+    def legal(self) -> list[int]:
+        """The legal action ids now (empty once the game is over)."""
+        return [] if self.seat is None else sorted(self.decision.legal)
+
+    def mask(self) -> np.ndarray:
+        out = np.zeros(N_ACTIONS, dtype=np.int8)
+        out[self.legal()] = 1
+        return out
+
+    def apply(self, action: int) -> None:
+        """Answer the current decision, then run the game on to the next one."""
+        if self.over or self.decision is None:
+            raise ValueError("the game is over")
+        if action not in self.decision.legal:
+            raise ValueError(f"action {action} is not legal at this {self.decision.step.name.lower()} step")
+        self.moves_made += 1
+        flow.answer(self, self.decision, int(action))
+        flow.advance(self)
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def returns(self) -> list[float]:
+        if not self.over or self.winner is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+
+    def clone(self) -> SkirmishState:
+        return copy.deepcopy(self)
+
+    # ------------------------------------------------------------------ the arena's engine contract
+    @property
+    def current_player(self) -> int:
+        return self.seat if self.seat is not None else 0
+
+    @property
+    def move_number(self) -> int:
+        return self.moves_made
+
+    def legal_actions(self) -> list[int]:
+        return self.legal()
+
+    def apply_action(self, action: int, validate: bool = True) -> None:
+        try:
+            self.apply(int(action))
+        except ValueError as err:
+            raise SkirmishIllegalActionError(str(err)) from None
+
+    @property
+    def result(self) -> dict[str, Any]:
+        """The game's outcome, for records."""
+        return {"winner": self.winner, "turns": self.turn, "casualty_points": list(self.casualty_points),
+                "objective_owner": {str(k): v for k, v in self.objective_owner.items()}}
+
+    def information_view(self, seat: int) -> Any:
+        from cardwar.envs.skirmish.view import information_view
+
+        return information_view(self, seat)
+
+    # ------------------------------------------------------------------ helpers used across modules
+    def soldiers(self, side: int | None = None) -> list[Soldier]:
+        return [u for u in self.units if isinstance(u, Soldier) and (side is None or u.side == side)]
+
+    def active_units(self, side: int) -> list[Soldier | Tank]:
+        return [u for u in self.units if u.side == side and u.active]
+
+    def unit_at(self, cell: int) -> Soldier | Tank | None:
+        for u in self.units:
+            if u.on_table and u.cell == cell:
+                return u
+        return None
+
+    def occupied(self) -> dict[int, Soldier | Tank]:
+        return {u.cell: u for u in self.units if u.on_table}
+
+    def vehicle_cells(self) -> frozenset[int]:
+        return frozenset(u.cell for u in self.units if isinstance(u, Tank))
+
+    def log(self, text: str, *, seat: int | None = None, card: int | None = None, side: int | None = None) -> None:
+        self.events.append(Event(self.turn, text, seat, card, side))
+
+    def draw(self, side: int, *, skill: bool = False, unit: Soldier | Tank | None = None) -> int:
+        """One card from ``side``'s pack (§3.1). Picture cards: a Jack's event, a King kept, a Queen (on a
+        skill draw) returned as is for the caller's Lady Luck; in other draws redrawn (§3.2-3.4)."""
+        pack = self.packs[side]
+        while True:
+            card = pack.draw(self.rng)
+            rank = card_rank(card)
+            if rank != KING:
+                self.drawn[side].append(card)
+            if rank == JACK:
+                self.log("Jack: the Knave's event", card=card, side=side)
+                flow.knave_event(self, side, card, unit)
+                continue
+            if rank == KING:
+                pack.retain(card)
+                self.kings[side].append(card)
+                self.log("a King is kept for King and Country", seat=side, card=card, side=side)
+                continue
+            if rank == QUEEN and not skill:
+                continue
+            return card
+
+
+def _soldier(uid: int, spec: Any, rules: SkirmishRules, rng: np.random.Generator) -> Soldier:
+    """A scenario's figure with its skills: fixed ones as given, the rest drawn (§2.1) or generic."""
+    quality = Quality(spec.quality)
+    if rules.skills == "generic":
+        skills = dict.fromkeys(("shoot", "throw", "melee", "field_craft"), GENERIC_SKILL[quality])
+    else:
+        skills = draw_core_skills(quality, rng)
+    skills.update(spec.skills or {})
+    arm = FIREARMS.get(spec.weapon)
+    ammo = spec.ammo if spec.ammo is not None else (arm.magazine if arm else 0)
+    reserve = spec.reserve if spec.reserve is not None else flow.default_reserve(spec.weapon)
+    fig = Figure(side=spec.side, team=spec.team, quality=quality, skills=Skills(**skills), weapon=spec.weapon,
+                 position=spec.cell, stance=Stance(spec.stance), name=spec.name,
+                 other_weapons=tuple(spec.other_weapons), grenades=spec.grenades, ammo=ammo)
+    at = next((w for w in spec.other_weapons if w.startswith("at_")), None)
+    if spec.weapon.startswith("at_"):
+        at = spec.weapon
+    at_ammo = spec.at_ammo if spec.at_ammo is not None else ((1 if at == "at_light" else 6) if at else 0)
+    return Soldier(uid=uid, fig=fig, reserve=reserve, starting_reserve=reserve, petrol_bombs=spec.petrol_bombs,
+                   knives=spec.knives, at_weapon=at, at_ammo=at_ammo, role=spec.role)
+
+
+def new_state(scenario: Scenario, rules: SkirmishRules | None = None, seed: int = 0) -> SkirmishState:
+    """A game at its first decision: skills drawn, packs shuffled (RULES.md §2.1, §3.1)."""
+    rules = rules or SkirmishRules()
+    rng = np.random.default_rng(seed)
+    units: list[Soldier | Tank] = [_soldier(i, spec, rules, rng) for i, spec in enumerate(scenario.figures)]
+    for spec in scenario.vehicles:
+        vehicle = Vehicle(side=spec.side, name=spec.name, kind=spec.kind, armour=spec.armour, cell=spec.cell,
+                          facing=spec.facing, damage_points=spec.damage_points, turret=spec.turret,
+                          weapons=tuple(spec.weapons))
+        crew = GENERIC_SKILL[Quality(spec.quality)] if rules.skills == "generic" else \
+            draw_core_skills(Quality(spec.quality), rng)["shoot"]
+        units.append(Tank(uid=len(units), v=vehicle, shoot=spec.skills.get("shoot", crew),
+                          gun_ammo=spec.gun_ammo if spec.gun_ammo is not None else 6))
+    packs = [Pack.new(rng, knave=rules.knave_events, lady_luck=rules.lady_luck,
+                      king_and_country=rules.king_and_country) for _ in range(2)]
+    state = SkirmishState(scenario=scenario, rules=rules, rng=rng, units=units, packs=packs)
+    state.open_doors = frozenset()
+    flow.start_game(state)
+    flow.advance(state)
+    return state
+
+
+def legal_names(state: SkirmishState) -> list[str]:
+    """The legal actions by name (hex labels and choices), for messages and tests."""
+    from cardwar.envs.skirmish.actions import action_name
+
+    return [action_name(a) for a in state.legal()]
+
+
+__all__ = ["CHOICE", "Decision", "SkirmishIllegalActionError", "Event", "SkirmishState", "legal_names", "new_state"]

@@ -1,0 +1,155 @@
+"""What one side may know (RULES.md §9.2): the information view every observation, render, log line and
+message for a seat is built from. Never in it: the enemy's undeclared or unrevealed orders, its skills,
+its Kings, unseen figures, unspotted mines, the order of any pack or of the activation deck."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cardwar.envs.skirmish.actions import Step
+from cardwar.envs.skirmish.units import Soldier, Tank
+
+if TYPE_CHECKING:
+    from cardwar.envs.skirmish.state import SkirmishState
+
+
+@dataclass(frozen=True)
+class UnitView:
+    """A unit as a side sees it; ``None`` in a field the side may not know."""
+
+    uid: int
+    name: str
+    side: int
+    team: int
+    vehicle: bool
+    cell: int
+    seen: bool
+    """Seen now (own units always); otherwise ``cell`` is where it was last seen."""
+    stance: int
+    wounds: int
+    weapon: str
+    burning: bool
+    active: bool
+    skills: dict[str, int] | None = None
+    ammo: int | None = None
+    reserve: int | None = None
+    grenades: int | None = None
+    petrol_bombs: int | None = None
+    knives: int | None = None
+    at_weapon: str | None = None
+    at_ammo: int | None = None
+    jammed: bool | None = None
+    deployed: bool = False
+    moved: bool = False
+    ran: bool = False
+    watching: bool | None = None
+    armour: str | None = None
+    facing: int | None = None
+    damage: tuple[str, ...] = ()
+    order: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class SkirmishView:
+    """Everything ``seat`` may know now."""
+
+    seat: int
+    turn: int
+    turn_limit: int
+    sequence: str
+    stage: str
+    to_move: int | None
+    step: Step | None
+    unit: int | None
+    """The own unit the current decision is about (the seat's own decision only)."""
+    partial: dict[str, Any] = field(default_factory=dict)
+    units: tuple[UnitView, ...] = ()
+    drawn: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    pack_sizes: tuple[int, int] = (0, 0)
+    discard_sizes: tuple[int, int] = (0, 0)
+    kings: tuple[int, ...] = ()
+    enemy_kings: int = 0
+    activation: tuple | None = None
+    deck_left: int = 0
+    objectives: dict[int, int] = field(default_factory=dict)
+    objective_owner: dict[int, int] = field(default_factory=dict)
+    casualty_points: tuple[int, int] = (0, 0)
+    open_doors: frozenset = frozenset()
+    mines: tuple[int, ...] = ()
+    tick: int = 0
+    events: tuple[str, ...] = ()
+    over: bool = False
+    winner: int | None = None
+    move_number: int = 0
+
+
+def _order_view(s: SkirmishState, uid: int, own: bool) -> dict[str, Any] | None:
+    order = s.orders.get(uid)
+    if order is None:
+        return None
+    out: dict[str, Any] = {}
+    if own or s.moves_revealed or s.rules.sequence == "deck":
+        out.update(mode=order.mode, destination=order.destination, watch=order.watch)
+    if own or s.combat_revealed:
+        out.update(action=order.action, targets=list(order.targets))
+    return out or None
+
+
+def _unit_view(s: SkirmishState, u: Soldier | Tank, seat: int) -> UnitView | None:
+    own = u.side == seat
+    seen = own or u.uid in s.seen[seat]
+    if not seen and u.uid not in s.last_seen[seat]:
+        return None
+    cell = u.cell if seen else s.last_seen[seat][u.uid]
+    order = _order_view(s, u.uid, own) if seen or own else None
+    if isinstance(u, Tank):
+        v = u.v
+        damage = tuple(k for k, on in (("tracks", v.immobilised), ("turret", v.turret_jammed),
+                                       ("abandoned", v.abandoned), ("destroyed", v.destroyed)) if on)
+        return UnitView(uid=u.uid, name=u.name, side=u.side, team=-1, vehicle=True, cell=cell, seen=seen, stance=2,
+                        wounds=0, weapon=",".join(v.weapons), burning=False, active=u.active,
+                        armour=v.armour.value, facing=v.facing if seen else None, damage=damage if seen else (),
+                        at_ammo=u.gun_ammo if own else None, moved=u.moved if seen else False, order=order,
+                        skills={"shoot": u.shoot} if own else None)
+    f = u.fig
+    base = dict(uid=u.uid, name=u.name, side=u.side, team=u.team, vehicle=False, cell=cell, seen=seen,
+                stance=int(f.stance), wounds=f.wounds, weapon=f.weapon, burning=bool(u.burning), active=u.active,
+                deployed=u.deployed, moved=u.moved if seen else False, ran=u.ran if seen else False, order=order)
+    if own:
+        base.update(skills={k: getattr(f.skills, k) for k in ("shoot", "throw", "melee", "field_craft")},
+                    ammo=f.ammo, reserve=u.reserve, grenades=f.grenades, petrol_bombs=u.petrol_bombs, knives=u.knives,
+                    at_weapon=u.at_weapon, at_ammo=u.at_ammo, jammed=u.jammed,
+                    watching=bool(s.orders.get(u.uid) and s.orders[u.uid].watch))
+    elif s.rules.sequence == "deck" or s.moves_revealed:
+        base.update(watching=bool(s.orders.get(u.uid) and s.orders[u.uid].watch and not u.watch_fired))
+    return UnitView(**base)
+
+
+def information_view(s: SkirmishState, seat: int) -> SkirmishView:
+    """The view of ``seat`` (RULES.md §9.2)."""
+    d = s.decision
+    mine = d is not None and d.seat == seat and not s.over
+    units = tuple(v for v in (_unit_view(s, u, seat) for u in s.units) if v is not None)
+    partial: dict[str, Any] = {}
+    if mine and s.cursor:
+        for key in ("action", "targets", "destination"):
+            if key in s.cursor:
+                partial[key] = list(s.cursor[key]) if key == "targets" else s.cursor[key]
+        order = s.cursor.get("order")
+        if order is not None:
+            partial.update(mode=order.mode, destination=order.destination, stance=order.stance)
+    events = tuple(e.text for e in s.events if e.seat is None or e.seat == seat)
+    own_mines = tuple(sorted(c for c, side in s.mines.items() if side == seat))
+    return SkirmishView(
+        seat=seat, turn=s.turn, turn_limit=s.scenario.turn_limit, sequence=s.rules.sequence, stage=s.stage,
+        to_move=None if s.over or d is None else d.seat, step=d.step if mine else None,
+        unit=d.unit if mine else None, partial=partial, units=units,
+        drawn=(tuple(s.drawn[0]), tuple(s.drawn[1])),
+        pack_sizes=(len(s.packs[0].draw_pile), len(s.packs[1].draw_pile)),
+        discard_sizes=(len(s.packs[0].discards), len(s.packs[1].discards)),
+        kings=tuple(s.kings[seat]), enemy_kings=len(s.kings[1 - seat]),
+        activation=s.card if s.rules.sequence == "deck" else None, deck_left=len(s.deck),
+        objectives=dict(s.scenario.victory.objectives or {}), objective_owner=dict(s.objective_owner),
+        casualty_points=(s.casualty_points[0], s.casualty_points[1]), open_doors=s.open_doors, mines=own_mines,
+        tick=s.tick, events=events, over=s.over, winner=s.winner, move_number=s.moves_made)

@@ -9,15 +9,15 @@ side's pack"); the caller's ``draw`` handles the Knave and reshuffles. The map i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from cardwar.envs.skirmish.cards import card_rank, is_picture, is_red, test_skill
 from cardwar.envs.skirmish.figures import halve
 from cardwar.envs.skirmish.weapons import (
-    AT_WEAPONS, FIRE_WOUND_EVERY, FULL_AUTO_MAX_TARGETS, FULL_AUTO_PENALTY, HIGH_EXPLOSIVE, METRES_PER_HEX,
-    AntiTank, HighExplosive,
+    AT_WEAPONS, FIREARMS, FIRE_WOUND_EVERY, FULL_AUTO_MAX_TARGETS, FULL_AUTO_PENALTY, FULL_AUTO_ROUNDS, HIGH_EXPLOSIVE,
+    METRES_PER_HEX, AntiTank, HighExplosive,
 )
 
 Draw = Callable[[], int]
@@ -70,6 +70,48 @@ def succeeds(effective: int, card: int) -> bool:
     skill of 0 or less never succeeds (RULES.md §2.4); a picture card is a failure here (its optional rule,
     if on, is the caller's)."""
     return effective > 0 and test_skill(effective, card)
+
+
+def rounds_used(weapon: str, *, full_auto: bool = False) -> int:
+    """Rounds one fire takes from the magazine (RULES.md §2.2, ``rounds="ammunition"``): the weapon's rounds per
+    turn; "Automatic fire expends three times the number of rounds as normal fire"."""
+    rounds = FIREARMS[weapon].rounds_per_turn
+    return rounds * FULL_AUTO_ROUNDS if full_auto else rounds
+
+
+KNIFE_RANGE = 2
+"""RULES.md §5.3: "A knife (range: the seed gives none; *reading:* 2 hexes, 1 when prone or crawling, "Thrown
+weapons ranges halved")"."""
+
+
+def knife_range(prone_or_crawling: bool) -> int:
+    """A thrown knife's range in hexes (:data:`KNIFE_RANGE`, halved when prone or crawling)."""
+    return KNIFE_RANGE // 2 if prone_or_crawling else KNIFE_RANGE
+
+
+K = TypeVar("K", bound=Hashable)
+
+
+def combat_order(actions: Mapping[K, tuple[int, int | None]]) -> list[list[K]]:
+    """The combat phase's order (RULES.md §5.7): ``{action: (effective skill, card or None)}`` -> groups that
+    resolve at the same instant, first group first.
+
+    The seed: "Where order of firing is significant this is determined by Skill number - highest first. In the
+    event of tied Skill numbers the lowest card drawn occurs first." Same skill and same card rank: one group
+    ("at the same instant"). Actions with no draw (``card`` None: reload, work, nothing) come last, together."""
+    drawn = sorted((k for k, (_, card) in actions.items() if card is not None),
+                   key=lambda k: (-actions[k][0], card_rank(actions[k][1])))  # type: ignore[arg-type]
+    groups: list[list[K]] = []
+    last = None
+    for k in drawn:
+        key = (actions[k][0], card_rank(actions[k][1]))  # type: ignore[arg-type]
+        if groups and key == last:
+            groups[-1].append(k)
+        else:
+            groups.append([k])
+        last = key
+    rest = [k for k, (_, card) in actions.items() if card is None]
+    return groups + ([rest] if rest else [])
 
 
 # ---------------------------------------------------------------- full automatic (§5.4)

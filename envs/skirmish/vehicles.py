@@ -357,6 +357,18 @@ def small_arms_hit(vehicle: Vehicle) -> bool:
     return True
 
 
+EXPOSED_CREW_COVER = 1
+"""RULES.md §8.2: "exposed crew are figures and are fired at as figures with light cover (1)"."""
+WRECK_COVER = 1
+"""RULES.md §8.2: "A destroyed vehicle stays as a wreck: light cover, blocks sight, impassable to vehicles"."""
+
+
+def occupants_draw(vehicle: Vehicle, draw: Callable[[], int]) -> dict[str, int]:
+    """RULES.md §8.2: "Occupants of a destroyed vehicle each draw: red wounds; survivors dismount to adjacent
+    hexes." One colour card per name in :attr:`Vehicle.crew`, in that order: ``{name: card}`` (red wounds)."""
+    return {name: draw() for name in vehicle.crew}
+
+
 def blast_hit(vehicle: Vehicle, card: int) -> bool:
     """A vehicle's colour card in a blast: "Unarmoured vehicles in the radius lose 1 damage point on red
     (8.2); armoured vehicles are unharmed" (RULES.md §6.3)."""

@@ -8,9 +8,9 @@ import pytest
 
 from cardwar.envs.skirmish.cards import Pack, parse_card
 from cardwar.envs.skirmish.combat import (
-    HE_WEAPONS, AreaResult, Burning, area_attack, blast, blast_wounds, burst_penalty, burst_slots, effective_skill,
-    extinguished, fire_wound_due, he_radius, he_round, is_mortar, melee_opposed, melee_strike, scatter,
-    scatter_direction, scatter_hexes, succeeds,
+    HE_WEAPONS, AreaResult, Burning, area_attack, blast, blast_wounds, burst_penalty, burst_slots, combat_order,
+    effective_skill, extinguished, fire_wound_due, he_radius, he_round, is_mortar, knife_range, melee_opposed,
+    melee_strike, rounds_used, scatter, scatter_direction, scatter_hexes, succeeds,
 )
 from cardwar.envs.skirmish.weapons import AntiTank
 
@@ -320,3 +320,28 @@ def test_a_grenade_on_the_real_board_is_stopped_by_a_house_and_shielded_from_it(
     result = area_attack(board, c("J8"), 3, parse_card("9D"), 2, {1: c("H8"), 2: c("K8")}, draw)
     assert result.landing == c("I8")
     assert result.effects == {2: parse_card("2H")}  # the man inside the house is shielded by its wall
+
+
+# ---------------------------------------------------------------- rounds, knives, combat order (§2.2, §5.3, §5.7)
+
+def test_rounds_used_by_a_fire_and_a_burst():
+    # "Automatic fire expends three times the number of rounds as normal fire"
+    assert rounds_used("rifle") == 5 and rounds_used("smg1") == 6 and rounds_used("smg1", full_auto=True) == 18
+
+
+def test_a_knife_reaches_two_hexes_one_when_prone():
+    assert knife_range(False) == 2 and knife_range(True) == 1
+
+
+def test_the_combat_order_highest_skill_first_then_lowest_card():
+    # "Where order of firing is significant this is determined by Skill number - highest first. In the event of
+    # tied Skill numbers the lowest card drawn occurs first."
+    actions = {
+        "rifleman": (4, parse_card("3H")),
+        "sergeant": (6, parse_card("9S")),
+        "gunner": (4, parse_card("2C")),
+        "loader": (4, parse_card("3D")),   # same skill and card as the rifleman: the same instant
+        "medic": (5, None),                # reloading: no draw, last
+        "runner": (0, parse_card("AS")),
+    }
+    assert combat_order(actions) == [["sergeant"], ["gunner"], ["rifleman", "loader"], ["runner"], ["medic"]]

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from cardwar.envs.skirmish.cards import Pack, parse_card
+from cardwar.envs.skirmish.cards import Pack, is_red, parse_card
 from cardwar.envs.skirmish.vehicles import (
     DECK_FRACTION, SPEED_HEXES, STOP_HEXES, AntiTankOutcome, Vehicle, anti_tank_fire, anti_tank_hit, blast_hit, drive,
-    guns_bear, in_front_arc, max_hexes, path_facing, small_arms_hit, step_cost, stop_hexes, table_result,
-    vehicle_manoeuvres, vehicle_moves,
+    guns_bear, in_front_arc, max_hexes, occupants_draw, path_facing, small_arms_hit, step_cost, stop_hexes,
+    table_result, vehicle_manoeuvres, vehicle_moves,
 )
 from cardwar.envs.skirmish.weapons import AT_WEAPONS, SEED_WEAPONS, AntiTank, AntiTankResult, Armour, VehicleEffect
 
@@ -344,6 +344,16 @@ def test_any_anti_tank_hit_on_an_unarmoured_vehicle_disables_it(suit, parity, ef
     j = jeep()
     outcome = anti_tank_hit(j, AntiTank.L, parse_card("4" + suit), parse_card("5S" if parity == "odd" else "6S"))
     assert outcome.effect is effect and not j.active
+
+
+def test_the_crew_of_a_destroyed_tank_each_draw():
+    # "Occupants of a destroyed vehicle each draw: red wounds"
+    tank = sherman()
+    pack, rng = Pack.stacked(["2S"]), random.Random(0)
+    anti_tank_hit(tank, AntiTank.H, parse_card("3S"), pack.draw(rng))  # Disabled, even: destroyed
+    pack = Pack.stacked(["5H", "6S", "7D", "8C", "9H"])
+    cards = occupants_draw(tank, lambda: pack.draw(rng))
+    assert tank.destroyed and [n for n, card in cards.items() if is_red(card)] == ["Cdr", "Loader", "Co-driver"]
 
 
 def test_track_damage_twice_is_still_track_damage():

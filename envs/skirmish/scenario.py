@@ -357,7 +357,7 @@ class _Reader:
         return value
 
     def choice(self, value: Any, where: str, options, what: str):
-        key = value.lower() if isinstance(value, str) else value
+        key = value.lower() if isinstance(value, str) and value not in options else value
         if key not in options:
             raise self.fail(where, f"unknown {what} {value!r}; one of {', '.join(map(str, options))}")
         return options[key] if isinstance(options, dict) else key

@@ -233,6 +233,10 @@ class Board:
         set_(self, "_sight", {})
         set_(self, "_moves", {})
 
+    def __repr__(self) -> str:
+        rows, edges = self.to_rows()
+        return f"Board.from_rows({rows!r}, {edges!r})"
+
     def __hash__(self) -> int:
         return hash((self.ground, frozenset(self.edges.items())))
 

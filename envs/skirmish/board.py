@@ -474,7 +474,8 @@ class Board:
 
     def reach(self, start: int, allowance: int, *, stance: Stance, running: bool, enemy: Iterable[int] = (),
               friends: Iterable[int] = (), open_doors: frozenset[EdgeKey] = NO_DOORS,
-              exposed: Iterable[int] = (), at_least_one: bool = True) -> dict[int, tuple[int, tuple[int, ...]]]:
+              exposed: Iterable[int] = (), at_least_one: bool = True,
+              straight: bool = False) -> dict[int, tuple[int, tuple[int, ...]]]:
         """Every legal destination of a move -> (its cost, the cheapest path to it) (RULES.md §4.1, §4.3).
 
         The path lists the cells after ``start``, destination last. Paths cost at most ``allowance``; the
@@ -484,7 +485,8 @@ class Board:
         ``at_least_one`` (§4.1: "A figure may always move at least one hex ... if it pays nothing else that
         turn") a single step dearer than the allowance is a destination too, at its own cost. A move may
         pass through ``friends`` but not end there, and never enters an ``enemy`` hex (§4.3). Nothing when
-        ``allowance`` < 1.
+        ``allowance`` < 1. ``straight``: only moves along one hex direction, every step within the allowance
+        (WW2's all out run, "he must run in a straight line over smooth terrain", §4.2).
         """
         if allowance < 1 or not self._on_map[start]:  # type: ignore[attr-defined]
             return {}
@@ -492,6 +494,8 @@ class Board:
         friends = friends if isinstance(friends, (set, frozenset)) else frozenset(friends)
         exposed = exposed if isinstance(exposed, (set, frozenset)) else frozenset(exposed)
         table = self._move_table(move_class(stance, running))
+        if straight:
+            return self._straight(table, start, allowance, enemy, friends, open_doors)
         best: dict[int, tuple] = {start: (0, 0, 0, ())}
         paths: dict[int, tuple[int, ...]] = {start: ()}
         heap: list[tuple] = [(0, 0, 0, (), start)]
@@ -524,14 +528,36 @@ class Board:
                 out[nb] = (c, (nb,))
         return out
 
+    @staticmethod
+    def _straight(table: tuple[tuple[_Step, ...], ...], start: int, allowance: int, enemy: frozenset[int] | set[int],
+                  friends: frozenset[int] | set[int],
+                  open_doors: frozenset[EdgeKey]) -> dict[int, tuple[int, tuple[int, ...]]]:
+        out: dict[int, tuple[int, tuple[int, ...]]] = {}
+        for direction in range(6):
+            here, spent, path = start, 0, ()
+            while True:
+                step = next((s for s in table[here] if s[0] == direction), None)
+                if step is None:
+                    break
+                _, nb, c, door, c_open = step
+                if door is not None and door in open_doors:
+                    c = c_open
+                if c is None or c is ENTIRE or nb in enemy or spent + c > allowance:
+                    break
+                spent, path, here = spent + c, path + (nb,), nb
+                if nb not in friends:
+                    out[nb] = (spent, path)
+        return out
+
     def paths(self, start: int, allowance: int, *, stance: Stance, running: bool, enemy: Iterable[int] = (),
               friends: Iterable[int] = (), open_doors: frozenset[EdgeKey] = NO_DOORS,
-              exposed: Iterable[int] = (), at_least_one: bool = True) -> dict[int, tuple[int, ...]]:
+              exposed: Iterable[int] = (), at_least_one: bool = True,
+              straight: bool = False) -> dict[int, tuple[int, ...]]:
         """Every legal destination of a move -> the cheapest path to it (cells after ``start``, destination
         last), RULES.md §4.3 and §4.1; :meth:`reach` with the costs left out."""
         return {c: p for c, (_, p) in self.reach(start, allowance, stance=stance, running=running, enemy=enemy,
                                                   friends=friends, open_doors=open_doors, exposed=exposed,
-                                                  at_least_one=at_least_one).items()}
+                                                  at_least_one=at_least_one, straight=straight).items()}
 
     # ------------------------------------------------------------------------- scatter and blast (§6.2, §6.3)
     def blast(self, landing: int, radius: int, *, open_doors: frozenset[EdgeKey] = NO_DOORS,

@@ -335,6 +335,19 @@ def test_a_runner_keeps_to_smooth_ground_and_goes_through_no_obstacle():
     assert std["C1"] == ("B1", "C1")  # a walker vaults it (2) rather than go round (3)
 
 
+def test_an_all_out_run_is_a_straight_line_over_smooth_ground():
+    # WW2: "he must run in a straight line over smooth terrain" (4 hexes, standing)
+    b = Board.from_rows(["........", "...r....", "........", "........", "........"], [("A2", "B3", "wall_low")])
+    got = paths(b, "A2", 4, running=True, straight=True, friends=("B2",))
+    assert "B2" not in got and got["C2"] == ("B2", "C2") and "D2" not in got  # through a friend; rough stops it
+    assert "B3" not in got  # no obstacle on the way
+    for path in got.values():
+        walk = (P("A2"),) + tuple(P(x) for x in path)
+        assert len({GRID.direction(x, y) for x, y in zip(walk, walk[1:])}) == 1
+    assert paths(b, "A5", 4, running=True, straight=True)["E5"] == ("B5", "C5", "D5", "E5")
+    assert "F5" not in paths(b, "A5", 4, running=True, straight=True)
+
+
 def test_among_equal_paths_the_least_exposed_then_a_fixed_direction_order():
     b = field()
     start, dest = P("E5"), P("F4")  # two equally short ways: via F5 (east) or E4 (north-east)

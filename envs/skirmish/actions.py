@@ -26,8 +26,8 @@ CHOICES: tuple[str, ...] = (
     # combat actions (§5.7) and deck activities (§7.2)
     "nothing", "fire", "burst", "grenade", "petrol_bomb", "knife", "melee", "reload", "clear_jam", "work",
     "extinguish", "anti_tank", "he",
-    # control
-    "done", "hold",
+    # control; "king": play a King on this figure for a courageous act (§3.4)
+    "done", "hold", "king",
     # vehicle speeds (§8.1)
     "speed_0", "speed_1", "speed_2", "speed_3",
     # fire teams, for a Free Move card (§7.2)

@@ -114,6 +114,8 @@ def _declare_move(s: SkirmishState) -> None:
         for mode in ("crawl", "search", "walk", "run"):
             if options.move_paths(s, u, mode):
                 legal[choice(mode)] = mode
+        if _may_play_king(s, u):
+            legal[choice("king")] = "king"
         ask(s, u.side, Step.MODE, u.uid, legal)
     elif step == Step.DESTINATION:
         c["paths"] = options.move_paths(s, u, order.mode)
@@ -145,6 +147,9 @@ def _answer_declare_move(s: SkirmishState, d: Decision, action: int) -> None:
             _finish_declaration(s)
         return
     if d.step == Step.MODE:
+        if value == "king":
+            resolve.play_king(s, u)
+            return
         order.mode = value
         c["step"] = Step.STANCE if value == "stay" else Step.DESTINATION
     elif d.step == Step.DESTINATION:
@@ -287,6 +292,7 @@ def _end_moves(s: SkirmishState) -> None:
     else:  # a deck move is over: back to the activation
         for uid in [u for u, o in s.orders.items() if o.mode in ("move", "all_out_run")]:
             del s.orders[uid]
+            _end_courage(s, [uid])
         s.stage = "activate"
         s.cursor = resume
 
@@ -368,6 +374,8 @@ def _ask_action_step(s: SkirmishState, *, deck: bool) -> None:
         acts = options.action_options(s, u, deck=deck)
         if deck and s.rules.deck_opportunity_fire and options.can_watch(s, u):
             acts.append("watch")
+        if deck and _may_play_king(s, u):
+            acts.append("king")
         ask(s, u.side, Step.ACTION, u.uid, {choice(a): a for a in acts})
     elif c["step"] == Step.TARGET:
         cells = options.targets_for(s, u, c["action"], c["targets"])
@@ -394,6 +402,9 @@ def _answer_action_step(s: SkirmishState, d: Decision, action: int) -> bool:
     c = s.cursor
     value = d.legal[action]
     if d.step == Step.ACTION:
+        if value == "king":
+            resolve.play_king(s, s.units[c["unit"]])
+            return False
         c["action"] = value
         if value in ("move", "all_out_run"):
             c["step"] = Step.DESTINATION
@@ -479,6 +490,17 @@ def _resolve_combat(s: SkirmishState) -> None:
 
 
 # ============================================================================ deck sequence
+def _may_play_king(s: SkirmishState, u: Soldier | Tank) -> bool:
+    return (s.rules.king_and_country and isinstance(u, Soldier) and bool(s.kings[u.side])
+            and u.uid not in s.courage)
+
+
+def _end_courage(s: SkirmishState, uids: list[int] | None = None) -> None:
+    for uid in list(s.courage):
+        if uids is None or uid in uids:
+            resolve.end_courage(s, s.units[uid])
+
+
 def _build_deck(s: SkirmishState) -> list[tuple]:
     """The activation deck (§7.2): per fire team 3 cards and a Free Move; or 2 per figure (3 for leaders);
     3 per vehicle. Shuffled together."""
@@ -617,6 +639,7 @@ def _deck_activity(s: SkirmishState) -> None:
     else:
         resolve.perform(s, u, act, targets, None, 0)
     s.orders.pop(u.uid, None)
+    _end_courage(s, [u.uid])
     _check_sudden_end(s)
 
 
@@ -665,7 +688,8 @@ def knave_event(s: SkirmishState, side: int, card: int, unit: Any) -> None:
 
 # ============================================================================ end of turn and victory
 def _end_turn(s: SkirmishState) -> None:
-    """Fires burn (§6.4), victory and the turn limit (§10)."""
+    """Courageous acts end (§3.4), fires burn (§6.4), victory and the turn limit (§10)."""
+    _end_courage(s)
     for u in s.soldiers():
         if u.burning and u.fig.active:
             u.burning += 1

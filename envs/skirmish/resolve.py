@@ -74,6 +74,10 @@ def wound(s: SkirmishState, target: Soldier | Tank, by_side: int, n: int = 1) ->
     """Wounds (§2.4); casualty points to the other side (§10); an incapacitated figure lies prone."""
     if isinstance(target, Tank):
         return
+    if target.uid in s.courage and target.fig.active:  # held pending until the act ends (§3.4)
+        s.courage[target.uid][1] += n
+        s.log(f"{target.name} is hit, and fights on")
+        return
     before = target.fig.wounds
     target.fig.wound(n)
     added = target.fig.wounds - before
@@ -97,6 +101,28 @@ def small_arms_hit(s: SkirmishState, u: Soldier | Tank, target: Soldier | Tank) 
             s.log(f"{target.name} loses a damage point" + (" and is destroyed" if target.v.destroyed else ""))
         return
     wound(s, target, u.side)
+
+
+def end_courage(s: SkirmishState, u: Soldier) -> None:
+    """The courageous act is over: a card of the King's colour makes the wounds flesh wounds; the other colour
+    applies them, and the figure is mentioned in dispatches (§3.4)."""
+    king, pending = s.courage.pop(u.uid)
+    card = s.draw(u.side)
+    s.packs[u.side].play_retained(king)
+    s.log(f"{u.name}'s courageous act ends: {card_to_str(card)}", card=card, side=u.side)
+    if is_red(card) == is_red(king):
+        if pending:
+            s.log(f"{u.name}'s wounds were only flesh wounds")
+        return
+    if pending:
+        s.log(f"{u.name} is mentioned in dispatches")
+        wound(s, u, 1 - u.side, pending)
+
+
+def play_king(s: SkirmishState, u: Soldier) -> None:
+    king = s.kings[u.side].pop(0)
+    s.courage[u.uid] = [king, 0]
+    s.log(f"{u.name} plays a King for King and Country", card=king, side=u.side)
 
 
 def jam(s: SkirmishState, u: Soldier | Tank) -> None:

@@ -94,6 +94,8 @@ class SkirmishState:
     moves_made: int = 0
     mines: dict[int, int] = field(default_factory=dict)
     """Hidden mined hexes -> the side that laid them (§1.2)."""
+    courage: dict[int, list[int]] = field(default_factory=dict)
+    """Figures on a courageous act (§3.4): uid -> [the King played, wounds held pending]."""
     interrupts: list[tuple[int, list[int]]] = field(default_factory=list)
     """Opportunity-fire units still to be asked at this tick (§5.5)."""
 

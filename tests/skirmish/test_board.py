@@ -478,3 +478,55 @@ def test_a_burst_off_the_map_reaches_nothing():
     b = Board.from_rows(["..#"], [])
     assert b.blast(P("C1"), 2, open_doors=NONE) == ()
     assert P("C1") not in b.blast(P("B1"), 1, open_doors=NONE)
+
+
+# ------------------------------------------------------------------ sight against a plain reading of §1.4
+
+def reference_sees(b: Board, x: int, y: int, blockers: frozenset, doors: frozenset) -> bool:
+    """§1.4 read directly off the hex lines (either side clear), with rooms found afresh."""
+    from cardwar.envs.hexmap import grid
+
+    if b.ground[x] == Ground.OFF or b.ground[y] == Ground.OFF:
+        return False
+    if x == y:
+        return True
+
+    def room(c: int) -> set[int]:
+        if b.ground[c] not in (Ground.BUILDING, Ground.BUNKER):
+            return set()
+        found, todo = {c}, [c]
+        while todo:
+            here = todo.pop()
+            for n in GRID.neighbours(here):
+                if n not in found and b.ground[n] == b.ground[c] and b.edge(here, n) == Edge.OPEN:
+                    found.add(n)
+                    todo.append(n)
+        return found
+
+    inside = room(x) | room(y)
+    for nudge in (1e-4, -1e-4):
+        hexes = grid.line(GRID.hex(x), GRID.hex(y), nudge)
+        cells = [GRID.cell_of(h) for h in hexes]
+        if None in cells:
+            continue
+        between = cells[1:-1]
+        if any(b.ground[c] in (Ground.WOODS, Ground.OFF) or c in blockers
+               or (b.ground[c] in (Ground.BUILDING, Ground.BUNKER) and c not in inside) for c in between):
+            continue
+        if any(b.edge(p, q, doors) in (Edge.WALL_HIGH, Edge.HEDGE_HIGH, Edge.BUILDING_WALL, Edge.DOOR_CLOSED)
+               for p, q in zip(cells, cells[1:])):
+            continue
+        return True
+    return False
+
+
+def test_sight_agrees_with_a_plain_reading_of_the_rules():
+    rng = random.Random(14)
+    for _ in range(3):
+        b = random_board(rng)
+        doors = frozenset(k for k, e in b.edges.items() if e == Edge.DOOR_CLOSED and rng.random() < 0.5)
+        blockers = frozenset(rng.sample(range(N_CELLS), 6))
+        for _ in range(1500):
+            x = rng.randrange(N_CELLS)
+            y = rng.choice(GRID.within(x, rng.choice((1, 2, 3, 6, 12))))
+            assert b.sees(x, y, blockers=blockers, open_doors=doors) == reference_sees(b, x, y, blockers, doors)

@@ -158,7 +158,8 @@ def move_class(stance: Stance, running: bool) -> int:
 
 
 def _combine(enter: int | None, leave: int | None, edge: int | None) -> int | None:
-    """One step's cost from its parts: None if any part forbids it, ENTIRE if any part takes the move."""
+    """One step's cost from its parts: None if any part forbids it, ENTIRE if any part takes the move
+    (RULES.md §1.5), else the hex entered plus the edge crossed (§1.2, §1.3)."""
     if enter is None or leave is None or edge is None:
         return None
     if leave is ENTIRE or edge is ENTIRE:
@@ -167,7 +168,7 @@ def _combine(enter: int | None, leave: int | None, edge: int | None) -> int | No
 
 
 def edge_key(a: int, b: int) -> EdgeKey:
-    """The key of the edge between cells ``a`` and ``b``: ``(min, max)``."""
+    """The key of the edge between cells ``a`` and ``b``: ``(min, max)`` (RULES.md §1.3)."""
     return (a, b) if a < b else (b, a)
 
 
@@ -177,7 +178,7 @@ def label(cell: int) -> str:
 
 
 def parse_cell(text: str) -> int:
-    """The cell named ``text`` (``"C5"``); BoardError for a bad or off-grid label."""
+    """The cell named ``text`` (``"C5"``, RULES.md §1.1); BoardError for a bad or off-grid label."""
     try:
         return GRID.parse(text)
     except ValueError as e:
@@ -368,6 +369,8 @@ class Board:
 
     @staticmethod
     def _side_clear(side: _SideInfo, blockers: frozenset[int], open_doors: frozenset[EdgeKey]) -> bool:
+        """Whether one side of a line is clear now: no permanent block, its closed doors opened, no vehicle
+        between (RULES.md §1.4)."""
         cells, doors, blocked = side
         if blocked:
             return False
@@ -425,6 +428,7 @@ class Board:
 
     # ------------------------------------------------------------------------- movement (§1.2, §1.3, §1.5, §4)
     def _step_cost(self, a: int, b: int, cls: int, e: Edge) -> int | None:
+        """Cost of the step ``a`` -> ``b`` across edge ``e`` for a movement class (RULES.md §1.2, §1.3, §1.5)."""
         ground = self.ground
         ga, gb = ground[a], ground[b]
         enter = ENTER_COST[gb]
@@ -449,7 +453,8 @@ class Board:
         return self._step_cost(a, b, move_class(stance, running), self.edge(a, b, open_doors))
 
     def _move_table(self, cls: int) -> tuple[tuple[_Step, ...], ...]:
-        """Per cell, the steps out of it for one movement class (built once per board and class)."""
+        """Per cell, the steps out of it for one movement class, with a closed door's cost both shut and
+        opened (RULES.md §1.2, §1.3; built once per board and class)."""
         table = self._moves.get(cls)  # type: ignore[attr-defined]
         if table is None:
             rows = []
@@ -532,6 +537,7 @@ class Board:
     def _straight(table: tuple[tuple[_Step, ...], ...], start: int, allowance: int, enemy: frozenset[int] | set[int],
                   friends: frozenset[int] | set[int],
                   open_doors: frozenset[EdgeKey]) -> dict[int, tuple[int, tuple[int, ...]]]:
+        """Destinations along the six straight hex lines from ``start`` (RULES.md §4.2, all out run)."""
         out: dict[int, tuple[int, tuple[int, ...]]] = {}
         for direction in range(6):
             here, spent, path = start, 0, ()
@@ -590,7 +596,7 @@ class Board:
     # ------------------------------------------------------------------------- text form
     def to_rows(self) -> tuple[list[str], list[tuple[str, str, str]]]:
         """The ground rows (trailing off-map columns and rows left out) and the listed edges as
-        ``(label, label, name)``: what :meth:`from_rows` reads back."""
+        ``(label, label, name)``: what :meth:`from_rows` reads back (RULES.md §1.2, §1.3)."""
         rows = ["".join(GROUND_CHARS[self.ground[r * W + c]] for c in range(W)).rstrip("#") for r in range(H)]
         while rows and not rows[-1]:
             rows.pop()
@@ -623,7 +629,8 @@ class Board:
     @classmethod
     def from_rows(cls, rows: Iterable[str], edges: Iterable[tuple[str, str, str]] = ()) -> Board:
         """A board from rows of ground characters (``. , W r o B K #``, RULES.md §1.2; short rows and missing
-        rows are off the map) and edges ``(label, label, name)``, e.g. ``("C5", "C6", "wall_low")`` (§1.3).
+        rows are off the map; whitespace around a row is ignored, so odd rows may be indented to look like
+        hexes) and edges ``(label, label, name)``, e.g. ``("C5", "C6", "wall_low")`` (§1.3).
         BoardError for a bad character, a map bigger than 24 x 16, a bad label, hexes that are not adjacent
         or an unknown edge name."""
         rows = list(rows)

@@ -148,7 +148,7 @@ def _answer_declare_move(s: SkirmishState, d: Decision, action: int) -> None:
         return
     if d.step == Step.MODE:
         if value == "king":
-            resolve.play_king(s, u)
+            resolve.play_king(s, u, hidden=True)
             return
         order.mode = value
         c["step"] = Step.STANCE if value == "stay" else Step.DESTINATION
@@ -177,6 +177,10 @@ def _reveal_moves(s: SkirmishState) -> None:
     """Both sides have declared: the orders are revealed together (§9.1) and moves begin (§4.3)."""
     s.moves_revealed = True
     s.schedule = {}
+    for uid, entry in s.courage.items():
+        if not entry[2]:
+            entry[2] = True
+            s.log(f"{s.units[uid].name} plays a King for King and Country", card=entry[0], side=s.units[uid].side)
     for uid, order in s.orders.items():
         u = s.units[uid]
         s.log(f"{u.name} declares {order.mode}" + (" and opportunity fire" if order.watch else ""))
@@ -403,7 +407,7 @@ def _answer_action_step(s: SkirmishState, d: Decision, action: int) -> bool:
     value = d.legal[action]
     if d.step == Step.ACTION:
         if value == "king":
-            resolve.play_king(s, s.units[c["unit"]])
+            resolve.play_king(s, s.units[c["unit"]], hidden=False)
             return False
         c["action"] = value
         if value in ("move", "all_out_run"):

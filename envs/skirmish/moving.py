@@ -106,8 +106,8 @@ def _mine_check(s: SkirmishState, u: Soldier | Tank, cell: int) -> bool:
     from cardwar.envs.skirmish.resolve import blast
 
     skill = 0 if u.ran else u.fig.skill("field_craft")
-    if s.cursor.get("walking", {}).get(u.uid):
-        skill = halve(skill)
+    if s.orders.get(u.uid) is not None and s.orders[u.uid].mode == "walk":
+        skill = halve(skill)  # Walk: "Chance of spotting mines, booby traps etc. Halved"
     card = s.draw(u.side, unit=u)
     del mines[cell]
     if card_rank(card) <= skill and card_rank(card) < 10:

@@ -106,7 +106,7 @@ def small_arms_hit(s: SkirmishState, u: Soldier | Tank, target: Soldier | Tank) 
 def end_courage(s: SkirmishState, u: Soldier) -> None:
     """The courageous act is over: a card of the King's colour makes the wounds flesh wounds; the other colour
     applies them, and the figure is mentioned in dispatches (§3.4)."""
-    king, pending = s.courage.pop(u.uid)
+    king, pending, _ = s.courage.pop(u.uid)
     card = s.draw(u.side)
     s.packs[u.side].play_retained(king)
     s.log(f"{u.name}'s courageous act ends: {card_to_str(card)}", card=card, side=u.side)
@@ -119,10 +119,11 @@ def end_courage(s: SkirmishState, u: Soldier) -> None:
         wound(s, u, 1 - u.side, pending)
 
 
-def play_king(s: SkirmishState, u: Soldier) -> None:
+def play_king(s: SkirmishState, u: Soldier, *, hidden: bool) -> None:
+    """Play a kept King on ``u`` (§3.4); during hidden declarations only its own side knows until the reveal."""
     king = s.kings[u.side].pop(0)
-    s.courage[u.uid] = [king, 0]
-    s.log(f"{u.name} plays a King for King and Country", card=king, side=u.side)
+    s.courage[u.uid] = [king, 0, not hidden]
+    s.log(f"{u.name} plays a King for King and Country", card=king, side=u.side, seat=u.side if hidden else None)
 
 
 def jam(s: SkirmishState, u: Soldier | Tank) -> None:

@@ -81,7 +81,6 @@ class SkirmishView:
     events: tuple[str, ...] = ()
     over: bool = False
     winner: int | None = None
-    move_number: int = 0
 
 
 def _order_view(s: SkirmishState, uid: int, own: bool) -> dict[str, Any] | None:
@@ -148,8 +147,9 @@ def information_view(s: SkirmishState, seat: int) -> SkirmishView:
         drawn=(tuple(s.drawn[0]), tuple(s.drawn[1])),
         pack_sizes=(len(s.packs[0].draw_pile), len(s.packs[1].draw_pile)),
         discard_sizes=(len(s.packs[0].discards), len(s.packs[1].discards)),
-        kings=tuple(s.kings[seat]), enemy_kings=len(s.kings[1 - seat]),
+        kings=tuple(s.kings[seat]), enemy_kings=len(s.kings[1 - seat]) + sum(
+            1 for uid, entry in s.courage.items() if s.units[uid].side != seat and not entry[2]),
         activation=s.card if s.rules.sequence == "deck" else None, deck_left=len(s.deck),
         objectives=dict(s.scenario.victory.objectives or {}), objective_owner=dict(s.objective_owner),
         casualty_points=(s.casualty_points[0], s.casualty_points[1]), open_doors=s.open_doors, mines=own_mines,
-        tick=s.tick, events=events, over=s.over, winner=s.winner, move_number=s.moves_made)
+        tick=s.tick, events=events, over=s.over, winner=s.winner)

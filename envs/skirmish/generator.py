@@ -4,7 +4,8 @@
 the same :class:`~cardwar.envs.skirmish.scenario.Scenario`.
 
 **The symmetry.** The map is a ``w x h`` rectangle at the top left of the 24 x 16 odd-r grid (the rest
-off-map, as in a scenario file) with ``h`` even. The map :func:`mirror` sends local hex ``(col, row)`` to ``(w - 1 - col, h - 1 - row)``.
+off-map, as in a scenario file) with ``h`` even. The mirror (:meth:`Geometry.mirror`) sends hex
+``(col, row)`` to ``(w - 1 - col, h - 1 - row)``.
 In the plane a hex's centre is ``x = col + (row odd) / 2, y = row``; with ``h`` even, ``row`` and
 ``h - 1 - row`` have opposite parity, so ``x' = w - 1 - col + (row even) / 2 = (w - 1/2) - x`` and
 ``y' = (h - 1) - y``: the mirror is the point reflection through ``((w - 1/2) / 2, (h - 1) / 2)``. A point

@@ -51,7 +51,7 @@ from functools import cached_property
 from typing import Any
 
 from cardwar.configs import CONFIG_DIR
-from cardwar.envs.skirmish.cards import CORE_SKILLS, Quality
+from cardwar.envs.skirmish.cards import Quality
 from cardwar.envs.skirmish.figures import Stance
 from cardwar.envs.skirmish.weapons import AT_WEAPONS, FIREARMS, SEED_WEAPONS, Armour
 

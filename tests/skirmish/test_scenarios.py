@@ -272,3 +272,30 @@ def test_fixed_skills_and_defaults():
     assert f.skills == {"shoot": 8, "demolitions": 5} and f.quality is Quality.REGULAR
     assert f.ammo is None and f.reserve is None and f.role == "" and f.crew_of is None
     assert s.figures[3].cell == parse_label("J6") and s.deck is None and s.mines == () and s.rules == {}
+
+
+def test_destroy_victory_vehicle_deck_and_mines():
+    d = _base()
+    _tank(d)
+    d["victory"] = {"kind": "destroy", "target": "Puma"}
+    d["deck"] = [{"card": "figure", "figure": "Cpl. Grant", "count": 3}, {"card": "vehicle", "vehicle": "Puma",
+                                                                         "count": 3}]
+    d["mines"] = [{"hex": "C3", "side": "German"}]
+    s = scenario_from_dict(d, source="<t>")
+    (v,) = s.vehicles
+    assert (v.side, v.kind, v.armour, v.facing, v.cell, v.weapons, v.turret) == \
+        (1, "wheeled", Armour.L, 3, parse_label("J1"), ("at_light",), True)
+    assert s.victory.kind == "destroy" and s.victory.target == "Puma"
+    assert s.deck == (("figure", "Cpl. Grant"),) * 3 + (("vehicle", "Puma"),) * 3
+    assert s.mines == ((parse_label("C3"), 1),)
+
+
+def test_casualties_and_unarmoured_vehicles():
+    d = _base()
+    d["victory"] = {"kind": "casualties", "vehicle_points": 3}
+    d["sides"]["German"]["vehicles"] = [{"name": "Jeep", "kind": "wheeled", "armour": "U", "hex": "J1",
+                                         "facing": 2, "weapons": ["lmg"], "damage_points": 2}]
+    s = scenario_from_dict(d, source="<t>")
+    assert s.victory.vehicle_points == 3 and s.vehicles[0].damage_points == 2 and s.vehicles[0].facing == 2
+    del d["sides"]["German"]["vehicles"][0]["damage_points"]
+    assert scenario_from_dict(d, source="<t>").vehicles[0].damage_points == 3  # HtD's truck

@@ -180,10 +180,13 @@ _COLUMN = {Suit.SPADES: 0, Suit.CLUBS: 1, Suit.DIAMONDS: 2, Suit.HEARTS: 3}
 
 
 def anti_tank_result(weapon: AntiTank, armour: Armour, card: int) -> AntiTankResult:
-    """The table's cell for a successful shot: "noting the card's suit and consulting the table".
+    """The seed's table cell for a successful shot at an armoured vehicle: "noting the card's suit and
+    consulting the table" (``card`` is the successful skill card; only its suit is read).
 
-    Un-armoured vehicles are not in the table; they are read as Light armour (no tougher than a
-    half-track)."""
+    The raw table, for the armour classes it lists (L, M, H, X). Un-armoured vehicles are not in it: the
+    game asks :func:`vehicles.table_result`, which makes every anti-tank hit on one **Disabled**
+    (RULES.md §8.3), and never reaches this function for them. Given ``Armour.U`` anyway, this lookup
+    falls back to the Light row."""
     row = ANTI_TANK_TABLE[(weapon, Armour.L if armour is Armour.U else armour)]
     return row[_COLUMN[card_suit(card)]]
 
@@ -192,7 +195,9 @@ def vehicle_effect(result: AntiTankResult, card: int) -> VehicleEffect:
     """Damaged: "Odd Card Track damage - no further movement", "Even Card Turret damage - unable to
     traverse"; Disabled: "Odd Card Crew abandons vehicle", "Even Card Vehicle destroyed".
 
-    Read as the same card that hit (its suit picks the cell, its rank the detail); an Ace is odd."""
+    ``card`` is a **new card** drawn from the firer's pack after a Damaged or Disabled result, not the
+    skill card that hit (whose suit picked the cell): RULES.md §8.3, :func:`vehicles.anti_tank_hit`. Only
+    its rank is read; an Ace is odd, a 10 even."""
     if result is AntiTankResult.NO_EFFECT:
         return VehicleEffect.NONE
     odd = card_rank(card) % 2 == 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from cardwar.envs.skirmish.cards import parse_card
+from cardwar.envs.skirmish.vehicles import table_result
 from cardwar.envs.skirmish.weapons import (
     ANTI_TANK_TABLE, FIREARMS, FULL_AUTO_PENALTY, FULL_AUTO_ROUNDS, HIGH_EXPLOSIVE, SEED_WEAPONS, THROWN, AT_WEAPONS,
     AntiTank, AntiTankResult, Armour, VehicleEffect, anti_tank_result, inches_to_hexes, vehicle_effect,
@@ -102,11 +103,20 @@ def test_the_table_has_every_weapon_against_every_armour():
     assert len(CELLS) == 48 and len(ANTI_TANK_TABLE) == 12
 
 
-def test_an_unarmoured_vehicle_reads_as_light_armour():
+def test_an_anti_tank_hit_on_an_unarmoured_vehicle_always_disables_it():
+    # RULES.md §8.3: the table has no un-armoured row; "any anti-tank hit on an un-armoured vehicle is
+    # disabled" (then the odd/even card), whatever the weapon and the suit. The game reads the table through
+    # vehicles.table_result; weapons.anti_tank_result stays the seed's raw table for armoured vehicles.
     for w in AntiTank:
         for s in "SCDH":
-            card = parse_card("3" + s)
-            assert anti_tank_result(w, Armour.U, card) is anti_tank_result(w, Armour.L, card)
+            for rank in ("A", "6", "9"):
+                assert table_result(Armour.U, w, parse_card(rank + s)) is DS
+
+
+def test_armoured_vehicles_read_the_seeds_table_unchanged():
+    for weapon, armour, suit, word in CELLS:
+        card = parse_card("5" + suit)
+        assert table_result(armour, weapon, card) is anti_tank_result(weapon, armour, card) is WORD[word]
 
 
 @pytest.mark.parametrize("result, card, effect", [
@@ -118,15 +128,19 @@ def test_an_unarmoured_vehicle_reads_as_light_armour():
     (N, "2S", VehicleEffect.NONE),
 ])
 def test_damaged_and_disabled_by_odd_or_even_card(result, card, effect):
+    # ``card`` is the further card drawn after the hit (RULES.md §8.3), only its rank read
     assert vehicle_effect(result, parse_card(card)) is effect
 
 
 def test_a_bazooka_hit_on_a_sherman():
-    # A Medium anti-tank weapon (Bazooka) hits Medium armour (Sherman) with the 6 of Diamonds: Damaged,
-    # and the 6 is even: turret damage.
-    card = parse_card("6D")
-    result = anti_tank_result(AT_WEAPONS[SEED_WEAPONS["Bazooka"]], Armour.M, card)
-    assert result is DM and vehicle_effect(result, card) is VehicleEffect.TURRET
+    # A Medium anti-tank weapon (Bazooka) hits Medium armour (Sherman) with the 6 of Diamonds: Damaged (the
+    # skill card's suit). Then a new card is drawn for odd or even (RULES.md §8.3): the 7 of Clubs, odd,
+    # track damage; had it been the 4 of Spades, even, turret damage.
+    hit = parse_card("6D")
+    result = anti_tank_result(AT_WEAPONS[SEED_WEAPONS["Bazooka"]], Armour.M, hit)
+    assert result is DM
+    assert vehicle_effect(result, parse_card("7C")) is VehicleEffect.TRACKS
+    assert vehicle_effect(result, parse_card("4S")) is VehicleEffect.TURRET
 
 
 def test_every_weapon_the_ww2_seed_names_has_a_row():

@@ -111,10 +111,41 @@ class CellGrid:
         key = (a, b)
         out = self._lines.get(key)
         if out is None:
-            left, right = lines_between(self.hexes[a], self.hexes[b])
-            out = (self._cells_or_off(left), self._cells_or_off(right))
-            self._lines[key] = out
+            self._lines_from(a)
+            out = self._lines[key]
         return out
+
+    def _lines_from(self, a: int) -> None:
+        """Every line from ``a`` at once: :func:`grid.line`'s cube lerp and rounding over numpy arrays (the same
+        arithmetic, so the same cells; a test compares them), a few hundred times faster than pair by pair."""
+        import numpy as np
+
+        q = np.array([h.q for h in self.hexes], dtype=np.float64)
+        r = np.array([h.r for h in self.hexes], dtype=np.float64)
+        n = np.array(self._dist[a * self.size:(a + 1) * self.size])
+        steps = np.arange(int(n.max()) + 1, dtype=np.float64)
+        frac = steps[None, :] / np.maximum(n, 1)[:, None]
+        sides = []
+        for nudge in (1e-4, -1e-4):
+            ax, ay = q[a] + nudge, r[a] + 2 * nudge
+            az = -q[a] - r[a] - 3 * nudge
+            bx, by, bz = q + nudge, r + 2 * nudge, -q - r - 3 * nudge
+            x = ax + (bx - ax)[:, None] * frac
+            y = ay + (by - ay)[:, None] * frac
+            z = az + (bz - az)[:, None] * frac
+            rx, ry, rz = np.round(x), np.round(y), np.round(z)
+            dx, dy, dz = np.abs(rx - x), np.abs(ry - y), np.abs(rz - z)
+            first = (dx > dy) & (dx > dz)
+            second = ~first & (dy > dz)
+            qq = np.where(first, -ry - rz, rx).astype(np.int64)
+            rr = np.where(second, -rx - rz, ry).astype(np.int64)
+            col = qq + (rr - (rr & 1)) // 2
+            inside = (col >= 0) & (col < self.width) & (rr >= 0) & (rr < self.height)
+            sides.append(np.where(inside, rr * self.width + col, OFF).tolist())
+        left, right = sides
+        for b in range(self.size):
+            k = int(n[b])
+            self._lines[(a, b)] = (tuple(left[b][1:k]), tuple(right[b][1:k]))
 
     def _cells_or_off(self, hexes: list[Hex]) -> tuple[int, ...]:
         cells = []

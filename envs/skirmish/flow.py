@@ -663,7 +663,7 @@ def _vehicle_paths(s: SkirmishState, v: Tank, speed: int, fraction: int = 1) -> 
 
     if not v.v.can_move:
         return {}
-    occupied = frozenset(u.cell for u in s.units if u.on_table and u is not v)
+    occupied = frozenset(u.cell for u in s.units if u.holds_hex and u is not v)
     return vehicles.vehicle_moves(s.scenario.board, v.v, speed, occupied=occupied, fraction=fraction,
                                   open_doors=s.open_doors)
 
@@ -718,17 +718,18 @@ def _check_exits(s: SkirmishState) -> None:
     if v.kind != "exit":
         return
     for u in s.soldiers(v.exit_side):
-        if u.active and _on_edge(u.cell, v.exit_edge):
+        if u.active and _on_edge(u.cell, v.exit_edge, s.scenario.width, s.scenario.height):
             u.exited = True
             s.exited[u.side] += 1
             s.log(f"{u.name} leaves the table")
 
 
-def _on_edge(cell: int, edge: str) -> bool:
-    from cardwar.envs.skirmish.actions import HEIGHT, WIDTH
+def _on_edge(cell: int, edge: str, width: int, height: int) -> bool:
+    """On the scenario map's own edge (the map as drawn, not the padded 24 x 16 grid)."""
+    from cardwar.envs.skirmish.actions import WIDTH
 
     col, row = cell % WIDTH, cell // WIDTH
-    return {"east": col == WIDTH - 1, "west": col == 0, "north": row == 0, "south": row == HEIGHT - 1}[edge]
+    return {"east": col == width - 1, "west": col == 0, "north": row == 0, "south": row == height - 1}[edge]
 
 
 def _check_sudden_end(s: SkirmishState) -> None:

@@ -56,11 +56,19 @@ def enter(s: SkirmishState, tick: int) -> list[Soldier | Tank]:
         if holder is not None or not _mine_check(s, u, cell):
             s.schedule[uid] = []  # blocked: stops where it is (§4.3)
             continue
+        if isinstance(u, Soldier) and u.aboard is not None:
+            if s.units[u.aboard].moved or s.unit_at(cell) is not None:
+                s.schedule[uid] = []  # the vehicle drove on: still aboard
+                continue
+            u.aboard = None
         if isinstance(u, Soldier) and _crosses_closed_door(s, u.cell, cell):
             s.open_doors = s.open_doors | {(min(u.cell, cell), max(u.cell, cell))}
         if isinstance(u, Tank):
             u.v.facing = _direction(s, u.cell, cell, u.v.facing)
         u.cell = cell
+        if isinstance(u, Tank):
+            for rider in s.riders(u):
+                rider.cell = cell
         s.schedule[uid].pop(0)
         moved.append(u)
         _take_objective(s, u)

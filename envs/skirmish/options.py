@@ -6,10 +6,11 @@ from math import ceil
 from typing import TYPE_CHECKING
 
 from cardwar.envs.skirmish import combat
+from cardwar.envs.skirmish.actions import GRID
 from cardwar.envs.skirmish.board import ENTIRE
 from cardwar.envs.skirmish.figures import Stance
 from cardwar.envs.skirmish.resolve import has_rounds
-from cardwar.envs.skirmish.sight import can_fire_at, fire_range, sees
+from cardwar.envs.skirmish.sight import can_fire_at, fire_range, seen_cells
 from cardwar.envs.skirmish.units import Soldier, Tank
 from cardwar.envs.skirmish.weapons import FIREARMS
 
@@ -41,7 +42,7 @@ def others(s: SkirmishState, u: Soldier | Tank) -> tuple[frozenset[int], frozens
     """Hexes of enemies the mover's side knows of, and of everything else (friends, vehicles, unseen are not known)."""
     enemy, friends = set(), set()
     for o in s.units:
-        if o is u or not o.on_table:
+        if o is u or not o.holds_hex:
             continue
         if o.side == u.side:
             friends.add(o.cell)
@@ -59,7 +60,22 @@ def soldier_allowance(s: SkirmishState, u: Soldier, mode: str) -> int:
 
 
 def move_paths(s: SkirmishState, u: Soldier, mode: str) -> dict[int, tuple[int, ...]]:
-    """Destinations of a mode (phases) or of a deck move ("move", "all_out_run") -> path (§4.1-4.3)."""
+    """Destinations of a mode (phases) or of a deck move ("move", "all_out_run") -> path (§4.1-4.3); the same
+    position asks the same question several times (is the mode open? where to?), so answers are kept until
+    the next decision is answered."""
+    key = (s.moves_made, u.uid, mode)
+    cache = s.path_cache
+    if cache.get("at") != s.moves_made:
+        cache.clear()
+        cache["at"] = s.moves_made
+    if key not in cache:
+        cache[key] = _move_paths(s, u, mode)
+    return cache[key]
+
+
+def _move_paths(s: SkirmishState, u: Soldier, mode: str) -> dict[int, tuple[int, ...]]:
+    if isinstance(u, Soldier) and u.aboard is not None:
+        return _dismount(s, u, mode)
     if not u.active or (isinstance(u, Soldier) and u.deployed):
         return {}
     if mode in ("move", "all_out_run"):
@@ -76,6 +92,17 @@ def move_paths(s: SkirmishState, u: Soldier, mode: str) -> dict[int, tuple[int, 
     if mode == "all_out_run":  # "he must run in a straight line" (§4.2)
         paths = {d: p for d, p in paths.items() if _straight(s, u.cell, p)}
     return paths
+
+
+def _dismount(s: SkirmishState, u: Soldier, mode: str) -> dict[int, tuple[int, ...]]:
+    """A rider leaves its vehicle as its whole move, standing in a free adjacent hex, when the vehicle is at
+    rest (§8.1): mode walk (phases) or move (deck)."""
+    v = s.units[u.aboard]
+    if mode not in ("walk", "move") or not u.active or v.v.last_speed or v.v.speed:
+        return {}
+    board, taken = s.scenario.board, set(s.occupied())
+    return {c: (c,) for c in board.neighbours(v.cell) if c not in taken
+            and board.crossing(v.cell, c, stance=Stance.STANDING, running=False, open_doors=s.open_doors) is not None}
 
 
 def _straight(s: SkirmishState, start: int, path: tuple[int, ...]) -> bool:
@@ -124,9 +151,9 @@ def targets_for(s: SkirmishState, u: Soldier | Tank, action: str, chosen: list) 
         return [t.cell for t in s.units if isinstance(t, Soldier) and can_fire_at(s, u, t, reach)]
     if action in ("grenade", "petrol_bomb"):
         reach = u.throw_range(action)
-        return [c for c in range(len(board.ground))
-                if board.ground[c] != board.ground[0].__class__.OFF and board.distance(u.cell, c) <= reach
-                and c != u.cell and (board.distance(u.cell, c) == 1 or sees(s, u.cell, c))]
+        seen = seen_cells(s, u.cell)
+        return [c for c in GRID.within(u.cell, reach) if c != u.cell and board._on_map[c]
+                and (board.distance(u.cell, c) == 1 or c in seen)]
     if action == "melee":
         return [t.cell for t in s.units if isinstance(t, Soldier) and t.active and t.side != u.side
                 and t.uid in s.seen[u.side] and board.distance(u.cell, t.cell) == 1
@@ -135,16 +162,11 @@ def targets_for(s: SkirmishState, u: Soldier | Tank, action: str, chosen: list) 
     if action == "anti_tank":
         return [t.cell for t in s.units if isinstance(t, Tank) and can_fire_at(s, u, t, None)]
     if action == "he":
-        return [c for c in range(len(board.ground)) if board.ground[c] != board.ground[0].__class__.OFF
-                and c != u.cell and board.distance(u.cell, c) > 1 and _aim_seen(s, u, c)]
+        return sorted(c for c in seen_cells(s, u.cell) if board.distance(u.cell, c) > 1)
     if action == "extinguish":
         return [f.cell for f in s.soldiers(u.side) if f.burning and f.fig.active
                 and (f is u or board.distance(f.cell, u.cell) == 1)]
     return []
-
-
-def _aim_seen(s: SkirmishState, u: Soldier | Tank, cell: int) -> bool:
-    return sees(s, u.cell, cell)
 
 
 def _has_partner(s: SkirmishState, cell: int, shootable: set[int]) -> bool:

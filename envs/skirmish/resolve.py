@@ -37,6 +37,8 @@ def target_cover(s: SkirmishState, u: Soldier | Tank, target: Soldier | Tank) ->
     """Cover of a fire's target (§5.2), with ``prone_cover`` (§2.1); a vehicle's hex gives its cover too."""
     board = s.scenario.board
     cover = board.cover(target.cell, u.cell, open_doors=s.open_doors)
+    if isinstance(target, Tank) and s.riders(target):
+        cover = max(cover, 1)  # exposed crew: light cover (§8.2)
     if (s.rules.prone_cover and isinstance(target, Soldier) and target.fig.stance == Stance.PRONE
             and board.distance(u.cell, target.cell) > 2):
         cover = max(cover, 1)
@@ -97,6 +99,10 @@ def wound(s: SkirmishState, target: Soldier | Tank, by_side: int, n: int = 1) ->
 def small_arms_hit(s: SkirmishState, u: Soldier | Tank, target: Soldier | Tank) -> None:
     """A successful fire: a wound, or a damage point off an un-armoured vehicle (§8.2)."""
     if isinstance(target, Tank):
+        exposed = [r for r in s.riders(target) if r.fig.active]
+        if exposed and target.armour is not Armour.U:  # exposed crew are fired at as figures (§8.2)
+            wound(s, exposed[0], u.side)
+            return
         if vehicles.small_arms_hit(target.v):
             s.log(f"{target.name} loses a damage point" + (" and is destroyed" if target.v.destroyed else ""))
         return
@@ -303,10 +309,26 @@ def do_anti_tank(s: SkirmishState, u: Soldier | Tank, target_cell: int, card: in
     follow = None if result is AntiTankResult.NO_EFFECT else s.draw(u.side)
     out = vehicles.anti_tank_hit(target.v, weapon, card, follow)
     s.log(f"{target.name}: {out.effect.value}", card=follow, side=u.side)
-    if target.v.destroyed:
-        for f in s.soldiers():
-            if f.cell == target.cell:
-                wound(s, f, u.side)
+    if not target.v.active:
+        dismount_all(s, target, hurt=target.v.destroyed, by_side=u.side)
+
+
+def dismount_all(s: SkirmishState, v: Tank, *, hurt: bool, by_side: int) -> None:
+    """Occupants of a destroyed vehicle each draw, red wounds; survivors (and an abandoning crew, unhurt)
+    get down into free adjacent hexes, or stay on the wreck's hex if none is free (§8.2)."""
+    board = s.scenario.board
+    for r in s.riders(v):
+        if hurt:
+            card = s.draw(by_side)
+            s.log(f"{r.name} in the wreck: {card_to_str(card)}", card=card, side=by_side)
+            if is_red(card):
+                wound(s, r, by_side)
+        free = [c for c in board.neighbours(v.cell) if s.unit_at(c) is None]
+        r.aboard = None
+        if free:
+            r.cell = free[0]
+        elif r.on_table:
+            r.aboard = v.uid  # nowhere to go: stays with the wreck
 
 
 def _spend_round(u: Soldier | Tank) -> None:

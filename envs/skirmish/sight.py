@@ -16,6 +16,23 @@ def sees(s: SkirmishState, a: int, b: int) -> bool:
     return s.scenario.board.sees(a, b, blockers=blockers, open_doors=s.open_doors, edge_sight=s.rules.edge_sight)
 
 
+def seen_cells(s: SkirmishState, cell: int) -> frozenset[int]:
+    """Every hex in sight of ``cell`` now (cached on the board by vehicles and open doors)."""
+    board = s.scenario.board
+    blockers = s.vehicle_cells()
+    cache = board.__dict__.setdefault("_seen_cells", {})
+    key = (cell, blockers, s.open_doors, s.rules.edge_sight)
+    out = cache.get(key)
+    if out is None:
+        if len(cache) > 20000:
+            cache.clear()
+        out = frozenset(c for c in range(len(board.ground)) if board._on_map[c]
+                        and board.sees(cell, c, blockers=blockers - {cell, c}, open_doors=s.open_doors,
+                                       edge_sight=s.rules.edge_sight))
+        cache[key] = out
+    return out
+
+
 def update_sight(s: SkirmishState) -> None:
     """Recompute which enemy units each side sees now, and where it last saw the others."""
     for side in (0, 1):

@@ -94,6 +94,7 @@ class SkirmishState:
     moves_made: int = 0
     mines: dict[int, int] = field(default_factory=dict)
     """Hidden mined hexes -> the side that laid them (§1.2)."""
+    path_cache: dict = field(default_factory=dict, repr=False)
     courage: dict[int, list[int]] = field(default_factory=dict)
     """Figures on a courageous act (§3.4): uid -> [the King played, wounds held pending]."""
     interrupts: list[tuple[int, list[int]]] = field(default_factory=list)
@@ -172,15 +173,25 @@ class SkirmishState:
 
     def unit_at(self, cell: int) -> Soldier | Tank | None:
         for u in self.units:
-            if u.on_table and u.cell == cell:
+            if u.holds_hex and u.cell == cell:
                 return u
         return None
 
     def occupied(self) -> dict[int, Soldier | Tank]:
-        return {u.cell: u for u in self.units if u.on_table}
+        return {u.cell: u for u in self.units if u.holds_hex}
+
+    def riders(self, v: Tank) -> list[Soldier]:
+        """Figures riding ``v`` (§8.1)."""
+        return [u for u in self.units if isinstance(u, Soldier) and u.aboard == v.uid and u.on_table]
 
     def vehicle_cells(self) -> frozenset[int]:
+        if not self.has_vehicles:
+            return frozenset()
         return frozenset(u.cell for u in self.units if isinstance(u, Tank))
+
+    @property
+    def has_vehicles(self) -> bool:
+        return bool(self.scenario.vehicles)
 
     def log(self, text: str, *, seat: int | None = None, card: int | None = None, side: int | None = None) -> None:
         self.events.append(Event(self.turn, text, seat, card, side))
@@ -243,6 +254,10 @@ def new_state(scenario: Scenario, rules: SkirmishRules | None = None, seed: int 
             draw_core_skills(Quality(spec.quality), rng)["shoot"]
         units.append(Tank(uid=len(units), v=vehicle, shoot=spec.skills.get("shoot", crew),
                           gun_ammo=spec.gun_ammo if spec.gun_ammo is not None else 6))
+    by_name = {u.name: u for u in units}
+    for spec, u in zip(scenario.figures, units):
+        if spec.crew_of is not None:
+            u.aboard = by_name[spec.crew_of].uid
     packs = [Pack.new(rng, knave=rules.knave_events, lady_luck=rules.lady_luck,
                       king_and_country=rules.king_and_country) for _ in range(2)]
     state = SkirmishState(scenario=scenario, rules=rules, rng=rng, units=units, packs=packs)

@@ -50,6 +50,8 @@ class Soldier:
     revealed: set[str] = field(default_factory=set)
     """Skills the enemy has seen drawn against (§9.2)."""
     starting_reserve: int = 0
+    aboard: int | None = None
+    """The vehicle it rides (its uid): it moves with it and does not hold a hex of its own (§8.1)."""
 
     @property
     def side(self) -> int:
@@ -78,8 +80,13 @@ class Soldier:
 
     @property
     def on_table(self) -> bool:
-        """Takes up its hex (alive, incapacitated included) and not off the map."""
+        """Alive (incapacitated included) and not off the map."""
         return self.fig.wounds < 3 and not self.exited
+
+    @property
+    def holds_hex(self) -> bool:
+        """On the table and not riding a vehicle: the one unit of its hex (§4.3)."""
+        return self.on_table and self.aboard is None
 
     def shoot_skill(self) -> int:
         """Shoot after wounds and running (§2.4, §4.1): halvings first, rounding up."""
@@ -150,6 +157,8 @@ class Tank:
     @property
     def on_table(self) -> bool:
         return True  # a wreck stays (§8.2)
+
+    holds_hex = on_table
 
     @property
     def gun(self) -> AntiTank | None:

@@ -98,3 +98,17 @@ def test_a_small_grid_marks_lines_leaving_it_off():
     assert cell_grid(3, 2) is cell_grid(3, 2)
     with pytest.raises(ValueError):
         g.parse("D1")
+
+
+def test_lines_built_a_source_at_a_time_match_the_pair_by_pair_hex_line():
+    """CellGrid computes every line from a cell at once with numpy; the cells must be exactly those of
+    grid.lines_between (Red Blob's lerp and round, nudged to either side), including OFF beyond the grid."""
+    import random
+
+    from cardwar.envs.hexmap.grid import lines_between
+
+    g = CellGrid(24, 16)
+    for a in random.Random(7).sample(range(g.size), 25):
+        for b in range(g.size):
+            left, right = lines_between(g.hexes[a], g.hexes[b])
+            assert g.line(a, b) == (g._cells_or_off(left), g._cells_or_off(right)), (a, b)

@@ -91,6 +91,12 @@ EDGE_STYLE: dict[Edge, tuple[tuple[int, int, int], int]] = {
 WEAPON_LETTER = {"rifle": "R", "smg1": "S", "smg2": "S", "lmg": "L", "mmg": "M", "pistol": "P", "knife": "K",
                  "grenade": "G", "petrol_bomb": "F"}
 
+LEGEND_LINES = ("Weapons: R rifle S SMG L LMG M MMG P pistol A anti-tank",
+                "Stance: tall bar standing, short bar kneeling, flat bar prone",
+                "Red pips: wounds. Ring with ?: enemy last seen there",
+                "Edges: walls grey, hedges green, doors brown, windows blue")
+"""The panel's key, at its foot."""
+
 _FONTS: dict[int, Any] = {}
 
 
@@ -359,8 +365,13 @@ def _panel(d: ImageDraw.ImageDraw, sc: Scene, lay: Layout) -> None:
     objs = [f"{GRID.label(c)} {p}pt: " + ("nobody" if sc.objective_owner.get(c) is None
                                            else sc.sides[sc.objective_owner[c]])
             for c, p in sorted(sc.objectives.items())]
+    line(f"Victory: {sc.victory}")
     if objs:
         line("Objectives: " + "; ".join(objs))
+    y = max(y + 6, lay.h - 4 * 14 - 8)
+    for text in LEGEND_LINES:
+        d.text((x, y), text, font=_font(10), anchor="la", fill=(80, 80, 80))
+        y += 14
 
 
 def render_scene(sc: Scene) -> np.ndarray:

@@ -102,6 +102,8 @@ class Scene:
     events: tuple[str, ...]
     over: bool
     winner: int | None
+    victory: str = ""
+    """The scenario's victory condition in a few words (public)."""
     glyphs: dict[int, str] = field(default_factory=dict)
     team_names: dict[int, list[str]] = field(default_factory=dict)
 
@@ -125,6 +127,21 @@ def unit_glyphs(scenario: Any) -> dict[int, str]:
         out[len(scenario.figures) + j] = digits[vcount[v.side] % len(digits)]
         vcount[v.side] += 1
     return out
+
+
+def victory_text(scenario: Any) -> str:
+    """The scenario's victory condition in a few words (RULES.md §10)."""
+    v = scenario.victory
+    sides = scenario.sides
+    if v.kind == "objectives":
+        return "hold the objectives at the turn limit"
+    if v.kind == "exit" and v.exit_side is not None:
+        return f"{sides[v.exit_side]} exits {v.exit_count} figures by the {v.exit_edge} edge"
+    if v.kind == "destroy":
+        return f"disable, destroy or drive off {v.target}"
+    if v.kind == "casualties":
+        return "inflict more casualty points" + (f" (a vehicle {v.vehicle_points})" if v.vehicle_points else "")
+    return v.kind
 
 
 def _common_events(a: tuple[str, ...], b: tuple[str, ...], keep: int = 40) -> tuple[str, ...]:
@@ -152,9 +169,8 @@ def scene(state: Any, viewer: Viewer) -> Scene:
     if viewer not in (0, 1, None, "omniscient") or isinstance(viewer, bool):
         raise ValueError(f"viewer must be 0, 1, None or 'omniscient', got {viewer!r}")
     sc = state.scenario
-    views: list[SkirmishView] = [state.information_view(0), state.information_view(1)]
-    if viewer in (0, 1):
-        v = views[viewer]
+    if viewer in (0, 1):  # this side's view alone: nothing else reaches its render
+        v: SkirmishView = state.information_view(viewer)
         units = list(v.units)
         kings: list[tuple[int, ...] | None] = [None, None]
         kings[viewer] = v.kings
@@ -162,6 +178,7 @@ def scene(state: Any, viewer: Viewer) -> Scene:
         counts[viewer], counts[1 - viewer] = len(v.kings), v.enemy_kings
         step, unit, partial, mines, events = v.step, v.unit, dict(v.partial), v.mines, v.events
     else:
+        views = [state.information_view(0), state.information_view(1)]
         v = views[0]
         if viewer is None:  # a side's units as its enemy knows them
             units = [u for s in (0, 1) for u in views[1 - s].units if u.side == s]
@@ -186,7 +203,7 @@ def scene(state: Any, viewer: Viewer) -> Scene:
         activation=v.activation, deck_left=v.deck_left, objectives=dict(v.objectives),
         objective_names=dict(getattr(victory, "objective_names", {}) or {}), objective_owner=dict(v.objective_owner),
         casualty_points=v.casualty_points, open_doors=v.open_doors, mines=tuple(mines), events=tuple(events),
-        over=v.over, winner=v.winner, glyphs=unit_glyphs(sc), team_names=dict(sc.teams))
+        over=v.over, winner=v.winner, victory=victory_text(sc), glyphs=unit_glyphs(sc), team_names=dict(sc.teams))
 
 
 # ----------------------------------------------------------------------------- pieces shared with picture.py
@@ -427,7 +444,7 @@ def render_scene(sc: Scene) -> str:
         name = sc.objective_names.get(cell)
         objs.append(f"{_label(cell)}{' ' + name if name else ''} {pts} pts: "
                     + ("nobody" if owner is None else sc.sides[owner]))
-    lines += _wrap("Objectives: " + ("; ".join(objs) if objs else "none")
+    lines += _wrap(f"Victory: {sc.victory}. Objectives: " + ("; ".join(objs) if objs else "none")
                    + f".  Casualty points: {sc.sides[0]} {sc.casualty_points[0]}, "
                    f"{sc.sides[1]} {sc.casualty_points[1]}")
     for side in (0, 1):

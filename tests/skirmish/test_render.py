@@ -234,6 +234,10 @@ def test_picture_shape_dtype_and_determinism(name, viewer):
         assert img.shape == shape
         assert img.std() > 10
         assert np.array_equal(img, render_rgb(st, viewer))
+        text = render_text(st, viewer)
+        assert max(len(line) for line in text.splitlines()) <= TEXT_WIDTH
+        assert sum(line.startswith(f"{r + 1:>3} ") for line in text.splitlines()
+                   for r in range(sc.height)) >= sc.height
 
 
 def test_picture_size_is_fixed_through_a_game():

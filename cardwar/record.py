@@ -35,7 +35,8 @@ from cardwar import __version__
 
 FORMAT = "cardwar-game-record"
 FORMAT_VERSION = 1
-SEATS: dict[str, tuple[str, str]] = {"naval": ("captain_a", "captain_b"), "hexwar": ("blue", "red")}
+SEATS: dict[str, tuple[str, str]] = {"naval": ("captain_a", "captain_b"), "hexwar": ("blue", "red"),
+                                     "skirmish": ("player_0", "player_1")}
 """The seats of each game, in seat order (the env's agent names)."""
 
 

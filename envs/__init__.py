@@ -1,7 +1,7 @@
 """cardwar environments: rules engines (``cardwar.envs.naval``) and PettingZoo AEC envs (``cardwar.envs.naval_v0``).
 
 Importing this package registers ``cardwar/naval-v0``, ``cardwar/naval-v1`` (factored actions),
-``cardwar/hexwar-v0`` and ``cardwar/hexwar-v1`` (channels-last observation) with PettingZoo, so that
+``cardwar/hexwar-v0``, ``cardwar/hexwar-v1`` (channels-last observation) and ``cardwar/skirmish-v0`` with PettingZoo, so that
 ``pettingzoo.make("aec", "cardwar/naval-v0")`` works. Each env's module docstring is its page
 (``help(cardwar.envs.naval_v0)``), its tables built from the encoders. The engines themselves
 import neither gymnasium nor pettingzoo; registration is skipped when pettingzoo is not installed.
@@ -18,7 +18,8 @@ if _register is not None:
     for _id, _entry in (("cardwar/naval-v0", "cardwar.envs.naval_v0:env"),
                         ("cardwar/naval-v1", "cardwar.envs.naval_v1:env"),
                         ("cardwar/hexwar-v0", "cardwar.envs.hexwar_v0:env"),
-                        ("cardwar/hexwar-v1", "cardwar.envs.hexwar_v1:env")):
+                        ("cardwar/hexwar-v1", "cardwar.envs.hexwar_v1:env"),
+                        ("cardwar/skirmish-v0", "cardwar.envs.skirmish_v0:env")):
         if _id not in _aec_registry:
             _register("aec", _id, entry_point=_entry)
 
@@ -28,7 +29,7 @@ ACTION_SPACES = ("moves", "steps")
 
 
 def make_raw_env(game: str, scenario: str | None = None, rules: dict | None = None, actions: str = "moves"):
-    """The raw AEC env of ``game`` ("naval" or "hexwar"; ``scenario`` is the hex game's).
+    """The raw AEC env of ``game`` ("naval", "hexwar" or "skirmish"; ``scenario`` is the hex games').
 
     ``actions="steps"`` gives naval-v1 (a move made in steps) instead of naval-v0."""
     if actions not in ACTION_SPACES or (actions == "steps" and game != "naval"):
@@ -45,4 +46,8 @@ def make_raw_env(game: str, scenario: str | None = None, rules: dict | None = No
         from cardwar.envs import hexwar_v0
 
         return hexwar_v0.raw_env(scenario=scenario or hexwar_v0.DEFAULT_SCENARIO, rules=rules)
-    raise ValueError(f"unknown game {game!r}; games: naval, hexwar")
+    if game == "skirmish":
+        from cardwar.envs import skirmish_v0
+
+        return skirmish_v0.raw_env(scenario=scenario or skirmish_v0.DEFAULT_SCENARIO, rules=rules)
+    raise ValueError(f"unknown game {game!r}; games: naval, hexwar, skirmish")

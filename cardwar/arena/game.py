@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardwar.arena.table import Table
+from cardwar.arena.table import Table, is_legal
 from cardwar.record import SEATS, GameRecord, Move
 
 FORFEIT_REASONS = ("error", "timeout", "illegal")
@@ -123,7 +123,7 @@ def play_game(env: Any, players: Sequence[Any], seed: int, *, game: str, specs: 
         if budget is not None and spent > budget:
             out.forfeit = Forfeit(seat, "timeout", f"took {spent * 1000:.0f} ms of {budget * 1000:.0f} ms")
             break
-        if not hasattr(action, "__index__") or not env.state.is_legal(int(action)):
+        if not hasattr(action, "__index__") or not is_legal(env.state, int(action)):
             if not forfeits:
                 raise ValueError(f"{agent} played {action!r}, which is not a legal move")
             out.forfeit = Forfeit(seat, "illegal", f"{action!r} is not a legal move")

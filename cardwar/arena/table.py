@@ -38,6 +38,10 @@ def seen_notation(game: str, before: Any, action: int, after: Any, viewer: int) 
     ``pass`` (which unit passed, and where, is not in the notation), and a hidden unit that moves, shoots
     or lays smoke is revealed by doing so.
     """
+    if game == "skirmish":  # every skirmish move is hidden from the other seat; its public events tell the rest
+        from cardwar.envs.skirmish.notation import seen_notation as skirmish_seen
+
+        return skirmish_seen(before, action, after, viewer)
     to_str, _ = notation(game)
     text = to_str(action)
     mover = before.current if game == "naval" else before.current_player
@@ -60,9 +64,19 @@ def notation(game: str) -> tuple[Any, Any]:
     """``(action_to_string, string_to_action)`` of ``game``."""
     if game == "naval":
         from cardwar.envs.naval import action_to_string, string_to_action
+    elif game == "skirmish":
+        from cardwar.envs.skirmish.notation import action_to_string, string_to_action  # type: ignore[assignment]
     else:
         from cardwar.envs.hexwar import action_to_string, string_to_action  # type: ignore[assignment]
     return action_to_string, string_to_action
+
+
+def is_legal(state: Any, action: int) -> bool:
+    """Whether ``action`` is legal now: the engine's ``is_legal`` where it has one, else its legal list."""
+    check = getattr(state, "is_legal", None)
+    if check is not None:
+        return bool(check(action))
+    return not state.is_terminal() and action in state.legal_actions()
 
 
 class Table:
@@ -123,7 +137,7 @@ class Table:
         """
         if self.over:
             raise ValueError("the game is over")
-        if not self.state.is_legal(int(action)):
+        if not is_legal(self.state, int(action)):
             raise ValueError(f"{self.to_str(int(action))!r} is not a legal move now")
         seat, action = self.to_move, int(action)
         before = self.state.clone()

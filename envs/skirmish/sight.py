@@ -44,6 +44,8 @@ def update_sight(s: SkirmishState) -> None:
             if s.rules.visibility == "open" or any(sees(s, e, u.cell) for e in eyes):
                 now.add(u.uid)
                 s.last_seen[side][u.uid] = u.cell
+                s.last_look[side][u.uid] = ((int(u.fig.stance), u.fig.wounds, bool(u.burning), u.active)
+                                            if isinstance(u, Soldier) else (2, 0, False, u.active))
         s.seen[side] = now
 
 

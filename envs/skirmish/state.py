@@ -77,6 +77,8 @@ class SkirmishState:
     open_doors: frozenset = frozenset()
     seen: list[set[int]] = field(default_factory=lambda: [set(), set()])
     last_seen: list[dict[int, int]] = field(default_factory=lambda: [{}, {}])
+    last_look: list[dict[int, tuple]] = field(default_factory=lambda: [{}, {}])
+    """How each enemy unit looked when last seen: (stance, wounds, burning, active) (§9.2)."""
     held: list[dict[int, int]] = field(default_factory=lambda: [{}, {}])
     """Objective hexes each side holds (§10): cell -> points."""
     objective_owner: dict[int, int] = field(default_factory=dict)

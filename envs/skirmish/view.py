@@ -107,20 +107,26 @@ def _unit_view(s: SkirmishState, u: Soldier | Tank, seat: int) -> UnitView | Non
         damage = tuple(k for k, on in (("tracks", v.immobilised), ("turret", v.turret_jammed),
                                        ("abandoned", v.abandoned), ("destroyed", v.destroyed)) if on)
         return UnitView(uid=u.uid, name=u.name, side=u.side, team=-1, vehicle=True, cell=cell, seen=seen, stance=2,
-                        wounds=0, weapon=",".join(v.weapons), burning=False, active=u.active,
+                        wounds=0, weapon=",".join(v.weapons), burning=False,
+                        active=u.active if seen else s.last_look[seat].get(u.uid, (2, 0, False, True))[3],
                         armour=v.armour.value, facing=v.facing if seen else None, damage=damage if seen else (),
                         at_ammo=u.gun_ammo if own else None, moved=u.moved if seen else False, order=order,
                         skills={"shoot": u.shoot} if own else None)
     f = u.fig
+    if seen:
+        stance, wounds, burning, active = int(f.stance), f.wounds, bool(u.burning), u.active
+    else:  # as it looked when last seen
+        stance, wounds, burning, active = s.last_look[seat].get(u.uid, (2, 0, False, True))
     base = dict(uid=u.uid, name=u.name, side=u.side, team=u.team, vehicle=False, cell=cell, seen=seen,
-                stance=int(f.stance), wounds=f.wounds, weapon=f.weapon, burning=bool(u.burning), active=u.active,
-                deployed=u.deployed, moved=u.moved if seen else False, ran=u.ran if seen else False, order=order)
+                stance=stance, wounds=wounds, weapon=f.weapon, burning=burning, active=active,
+                deployed=u.deployed if seen else False, moved=u.moved if seen else False,
+                ran=u.ran if seen else False, order=order)
     if own:
         base.update(skills={k: getattr(f.skills, k) for k in ("shoot", "throw", "melee", "field_craft")},
                     ammo=f.ammo, reserve=u.reserve, grenades=f.grenades, petrol_bombs=u.petrol_bombs, knives=u.knives,
                     at_weapon=u.at_weapon, at_ammo=u.at_ammo, jammed=u.jammed,
                     watching=bool(s.orders.get(u.uid) and s.orders[u.uid].watch))
-    elif s.rules.sequence == "deck" or s.moves_revealed:
+    elif seen and (s.rules.sequence == "deck" or s.moves_revealed):
         base.update(watching=bool(s.orders.get(u.uid) and s.orders[u.uid].watch and not u.watch_fired))
     return UnitView(**base)
 

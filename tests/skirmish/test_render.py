@@ -260,8 +260,6 @@ def test_game_over_renders():
 
 
 # ------------------------------------------------------------------ engine (view.py) findings
-@pytest.mark.xfail(strict=True, reason="view.py: an enemy not seen now shows its current stance (RULES.md §9.2: "
-                   "its last seen position only); renders already ignore it")
 def test_view_of_an_unseen_enemy_does_not_follow_its_stance():
     for st in MID:
         for viewer in (0, 1):

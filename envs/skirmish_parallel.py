@@ -218,7 +218,11 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
         self._consumed: dict[int, list[int]] = {}
         """Answers of the unit's current decision the engine has taken."""
         self._questions: dict[int, tuple[Step, list[int]]] = {}
+        self._shadows: dict[int, tuple[tuple, SkirmishState, int]] = {}
+        """Per unit still to declare: (turn, stage), the engine copy where it declares next, answers fed."""
         self._cycles = 0
+        self.reasked = 0
+        """How often the engine asked a unit otherwise than foreseen, so that its agent was asked again."""
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         """A new game; the same ``seed`` gives the same game. Unseeded resets go on with the last seed's stream."""
@@ -340,6 +344,7 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
             action = buf.pop(0)
             if action not in d.legal:  # the engine asks otherwise than foreseen: ask the agent again
                 buf.clear()
+                self.reasked += 1
                 return
             s.apply(action)
             self._consumed.setdefault(uid, []).append(action)
@@ -374,16 +379,21 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
         self._questions = {}
         if s.is_terminal():
             self._buffer.clear()
+            self._shadows.clear()
             return
         d = s.decision
         if d.unit is not None and self._live(d.unit):
             self._questions[d.unit] = (d.step, sorted(d.legal))
         if s.stage in DECLARATION_STAGES:
+            for uid in [u for u in self._shadows if u not in s.queue]:
+                del self._shadows[uid]
             for uid in s.queue:
                 if uid not in self._questions and self._live(uid):
                     question = self._predict(uid)
                     if question is not None:
                         self._questions[uid] = question
+        else:
+            self._shadows.clear()
         for uid in list(self._buffer):
             if self._buffer[uid] and not (s.stage in DECLARATION_STAGES and uid in s.queue):
                 self._buffer[uid] = []
@@ -394,28 +404,44 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
 
     def _predict(self, uid: int) -> tuple[Step, list[int]] | None:
         """The question the engine will ask unit ``uid`` once it declares, after its queued answers; ``None``
-        once its declaration is complete. Read from a copy of the engine in which ``uid`` declares next."""
+        once its declaration is complete. Read from a copy of the engine in which ``uid`` declares next (kept
+        for the rest of the stage and fed each new answer)."""
         s = self.game
-        c = copy.deepcopy(s, {id(s.scenario): s.scenario, id(s.rules): s.rules})
-        c.queue, c.cursor, c.decision = [uid], {}, None
-        flow.advance(c)
-        buf = self._buffer.get(uid, [])
-        for i, action in enumerate(buf):
-            d = c.decision
-            if c.over or d is None or d.unit != uid:
-                del buf[i:]
-                return None
-            if action not in d.legal:
-                del buf[i:]
-                break
-            flow.answer(c, d, action)
-            if not c.cursor:
-                return None
+        key = (s.turn, s.stage)
+        buf = self._buffer.setdefault(uid, [])
+        shadow = self._shadows.get(uid)
+        if shadow is None or shadow[0] != key or shadow[2] > len(buf):
+            c = self._copy_game()
+            c.queue, c.cursor, c.decision = [uid], {}, None
             flow.advance(c)
+            fed = 0
+        else:
+            _, c, fed = shadow
+        for i in range(fed, len(buf)):
+            d = c.decision
+            if c.over or d is None or d.unit != uid or buf[i] not in d.legal:
+                del buf[i:]
+                self._shadows.pop(uid, None)
+                return self._predict(uid)
+            c.moves_made += 1  # as SkirmishState.apply does (its caches are keyed by it)
+            flow.answer(c, d, buf[i])
+            if c.cursor:
+                flow.advance(c)
+        self._shadows[uid] = (key, c, len(buf))
         d = c.decision
-        if c.over or d is None or d.unit != uid:
+        if c.over or d is None or d.unit != uid or not c.cursor:
             return None
         return (d.step, sorted(d.legal))
+
+    def _copy_game(self) -> SkirmishState:
+        """A copy of the engine for looking ahead: the scenario and rules shared, the event record and path
+        cache copied one level deep (their items are never changed in place)."""
+        s = self.game
+        memo = {id(s.scenario): s.scenario, id(s.rules): s.rules, id(s.events): list(s.events)}
+        cache = getattr(s, "path_cache", None)
+        if isinstance(cache, dict):
+            memo[id(cache)] = dict(cache)
+        return copy.deepcopy(s, memo)
 
     # ------------------------------------------------------------------ text
     def _render_text(self) -> str:

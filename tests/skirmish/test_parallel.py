@@ -93,9 +93,10 @@ def test_same_seed_same_game_and_state_in_its_space():
             obs, rewards, *_ = env.step(random_actions(env, obs, rng))
             state = env.state()
             assert env.state_space.contains(state)
-            trace.append((sorted((a, o["observation"].tobytes(), o["action_mask"].tobytes()) for a, o in obs.items()),
-                          state.tobytes()))
+            trace.append((sorted((a, o["observation"].tobytes(), o["action_mask"].tobytes())
+                                 for a, o in obs.items()), state.tobytes()))
         runs.append(trace)
+        assert env.reasked == 0
     assert runs[0] == runs[1]
 
 
@@ -226,6 +227,17 @@ def test_random_games_end_with_team_rewards_and_agents_leave_when_out_of_action(
                 assert out["totals"][a] == returns[env.side_of(a)]
         present = [a for a in env.possible_agents if out["left"][a] == final]
         assert sum(out["totals"].values()) == sum(returns[env.side_of(a)] for a in present)
+        assert env.reasked == 0  # every question foreseen for a figure still to declare was the engine's
+
+
+def test_picture_cards_play_to_the_end_even_when_two_figures_want_the_same_king():
+    """With Kings, two figures may both play the side's one King in the same declaration: the second is
+    asked again, and nothing illegal reaches the engine."""
+    rules = {"king_and_country": True, "lady_luck": True, "knave_events": True}
+    for seed in range(3):
+        env = parallel_env(scenario="ww2_squads", rules=rules)
+        play(env, seed)
+        assert env.game.is_terminal()
 
 
 def test_an_incapacitated_figure_leaves_the_same_step():

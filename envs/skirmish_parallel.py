@@ -97,8 +97,11 @@ The game's end (RULES.md §10) terminates every agent still present. `max_cycles
 ## Arguments
 `parallel_env(scenario="ww2_squads", rules=None, render_mode=None, max_cycles={{MAX_CYCLES}})`:
 `scenario` is a shipped name (`cardwar.envs.skirmish.scenario.scenario_names()`), a YAML path or a
-`Scenario`; `rules` a dict (or `SkirmishRules`) of the options of RULES.md §12, e.g.
-`{"sequence": "deck"}`; `render_mode` `"ansi"` or `"human"` (a text summary). `reset(seed=...)`
+`Scenario` (a generated map: pass `cardwar.envs.skirmish.generator.generate(seed)`; the agents are
+fixed per env, so there is no `"random"` scenario here); `rules` a dict of the options of RULES.md
+§12 laid over the scenario's own suggestions, as `skirmish_v0` does (or a `SkirmishRules`, taken as
+it is), e.g. `{"sequence": "deck"}`; `render_mode` `"ansi"` or `"human"` (the spectator's board and
+every agent's question). `reset(seed=...)`
 is deterministic: the same seed gives the same game for the same actions.
 
 ## Version history
@@ -124,6 +127,7 @@ from cardwar.envs.skirmish.figure_obs import (
 from cardwar.envs.skirmish.rules import SkirmishRules
 from cardwar.envs.skirmish.scenario import Scenario, load_scenario
 from cardwar.envs.skirmish.state import Decision, SkirmishState, new_state
+from cardwar.envs.skirmish_v0 import effective_rules
 
 N_SPACE = N_ACTIONS + 1
 DEFAULT_SCENARIO = "ww2_squads"
@@ -167,8 +171,8 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.max_cycles = int(max_cycles)
-        self.rules = rules if isinstance(rules, SkirmishRules) else SkirmishRules.from_dict(rules)
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+        self.rules = effective_rules(self.scenario, rules)
         sc = self.scenario
         sides = [f.side for f in sc.figures] + [v.side for v in sc.vehicles]
         prefix = side_names(sc)
@@ -445,12 +449,14 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
 
     # ------------------------------------------------------------------ text
     def _render_text(self) -> str:
+        """The spectator's board (``cardwar.envs.skirmish.text``), then each agent, its unit and its question."""
+        from cardwar.envs.skirmish.text import render_text
+
         s = self.game
         if s is None:
             return "(not reset)"
         board = self.scenario.board
-        lines = [f"turn {s.turn}/{self.scenario.turn_limit}, stage {s.stage}, cycle {self._cycles}"
-                 + (f", over: winner {s.winner}" if s.is_terminal() else "")]
+        lines = [render_text(s, None), f"cycle {self._cycles} of {self.max_cycles}"]
         for agent in self.possible_agents:
             u = s.units[self._uid_of[agent]]
             q = self._questions.get(self._uid_of[agent])

@@ -142,7 +142,7 @@ def test_every_observation_is_in_its_space_and_the_no_op_is_legal_only_with_noth
 
 # ----------------------------------------------------------------------------- simultaneous declarations
 def test_every_figure_declares_at_once_in_the_phases():
-    env = parallel_env(scenario="ww2_squads")
+    env = parallel_env(scenario="ww2_squads", rules={"sequence": "phases"})
     obs, _ = env.reset(seed=1)
     assert env.game.stage == "declare_move"
     assert all(env.question(a)[0] == Step.MODE for a in env.agents)  # all figures of both sides asked at once
@@ -206,7 +206,7 @@ def test_deck_variants_play_to_the_end(rules):
 
 # ----------------------------------------------------------------------------- games to the end, rewards, leaving
 @pytest.mark.parametrize("scenario,rules", [
-    ("ww2_squads", None), ("woods_and_craters", None), ("panzer_road", None), ("duel", {"opportunity_fire": "after_move"}),
+    ("ww2_squads", {"sequence": "phases"}), ("woods_and_craters", None), ("panzer_road", None), ("duel", {"opportunity_fire": "after_move"}),
     ("woods_and_craters", {"sequence": "deck"}), ("panzer_road", {"sequence": "deck"}),
 ])
 def test_random_games_end_with_team_rewards_and_agents_leave_when_out_of_action(scenario, rules):
@@ -233,7 +233,7 @@ def test_random_games_end_with_team_rewards_and_agents_leave_when_out_of_action(
 def test_picture_cards_play_to_the_end_even_when_two_figures_want_the_same_king():
     """With Kings, two figures may both play the side's one King in the same declaration: the second is
     asked again, and nothing illegal reaches the engine."""
-    rules = {"king_and_country": True, "lady_luck": True, "knave_events": True}
+    rules = {"sequence": "phases", "king_and_country": True, "lady_luck": True, "knave_events": True}
     for seed in range(3):
         env = parallel_env(scenario="ww2_squads", rules=rules)
         play(env, seed)
@@ -353,6 +353,22 @@ def test_moving_an_unseen_enemy_changes_no_observation():
             tested += 1
         obs, *_ = env.step(random_actions(env, obs, rng))
     assert tested
+
+
+def test_the_scenario_suggests_options_and_the_rules_given_win():
+    assert parallel_env(scenario="ww2_squads").rules.sequence == "deck"  # ww2_squads.yaml suggests the deck
+    assert parallel_env(scenario="ww2_squads", rules={"sequence": "phases"}).rules.sequence == "phases"
+    assert parallel_env(scenario="duel").rules.sequence == "phases"
+
+
+def test_render_shows_the_board_and_every_agents_question():
+    env = parallel_env(scenario="duel", render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert "Duel" in text and all(a in text for a in env.possible_agents) and "asked mode" in text
+    assert parallel_env(scenario="duel").render() is None
+    with pytest.raises(ValueError):
+        parallel_env(scenario="duel", render_mode="rgb_array")
 
 
 def test_the_doc_page_is_filled():

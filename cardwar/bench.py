@@ -1,4 +1,5 @@
-"""``cardwar bench``: random legal play through the AEC API, naval-v0/v1 and hexwar-v0 beside PettingZoo's classic envs.
+"""``cardwar bench``: random legal play through the AEC API, naval-v0/v1, hexwar-v0 and skirmish-v0 beside PettingZoo's
+classic envs.
 
 Every env runs the same loop (``env.last()``, a masked ``action_space.sample``,
 ``env.step``) with PettingZoo's standard wrappers, in interleaved rounds so that
@@ -68,6 +69,12 @@ def _hexwar_env():
     from cardwar.envs import hexwar_v0
 
     return hexwar_v0.env()
+
+
+def _skirmish_env():
+    from cardwar.envs import skirmish_v0
+
+    return skirmish_v0.env()
 
 
 def _connect_four_env():
@@ -144,7 +151,8 @@ def _api_floor_env():
     return wrappers.OrderEnforcingWrapper(e)
 
 
-ENVS: dict[str, Callable] = {"naval_v0": _naval_env, "naval_v1": _naval_v1_env, "hexwar_v0": _hexwar_env, "connect_four_v3": _connect_four_env,
+ENVS: dict[str, Callable] = {"naval_v0": _naval_env, "naval_v1": _naval_v1_env, "hexwar_v0": _hexwar_env,
+                             "skirmish_v0": _skirmish_env, "connect_four_v3": _connect_four_env,
                              "texas_holdem_v4": _texas_holdem_env, "api_floor": _api_floor_env,
                              "naval_v0_raw": _naval_raw_env, "connect_four_v3_raw": _connect_four_raw_env}
 """Every env but the ``_raw`` ones runs with PettingZoo's standard wrappers."""
@@ -201,13 +209,14 @@ def measure(seconds: float = 6.0, rounds: int = 3) -> dict:
             totals[name][2] += games
     rates = {name: t[0] / t[1] for name, t in totals.items()}
     ratios = {k: rates["naval_v0"] / v for k, v in rates.items()
-              if not k.startswith(("naval", "hexwar")) and "_raw" not in k}
+              if not k.startswith(("naval", "hexwar", "skirmish")) and "_raw" not in k}
     ratios["connect_four_v3_raw"] = rates["naval_v0_raw"] / rates["connect_four_v3_raw"]
     return {
         "steps_per_second": {k: round(v, 1) for k, v in rates.items()},
         "games": {k: t[2] for k, t in totals.items()},
         "naval_ratio": {k: round(v, 3) for k, v in ratios.items()},
         "hexwar_ratio": {k: round(rates["hexwar_v0"] / rates[k], 3) for k in ("connect_four_v3", "texas_holdem_v4")},
+        "skirmish_ratio": {k: round(rates["skirmish_v0"] / rates[k], 3) for k in ("connect_four_v3", "texas_holdem_v4")},
         "naval_v1_ratio": {k: round(rates["naval_v1"] / rates[k], 3) for k in ("connect_four_v3", "texas_holdem_v4")},
         "naval_engine_steps_per_second": round(_engine_steps_per_second(seconds / rounds), 1),
         "seconds_per_env": seconds, "rounds": rounds,
@@ -227,6 +236,8 @@ def run_bench(seconds: float = 6.0, rounds: int = 3, as_json: bool = False) -> d
         hx = res["hexwar_ratio"].get(name)
         print(f"{name:<20}{rate:>12,.0f}{res['games'][name]:>8}   {'' if ratio is None else f'{ratio:.2f}x':<17}"
               f"{'' if hx is None else f'{hx:.2f}x'}")
+    print(f"skirmish-v0 (ww2_squads, a step a decision) / connect_four_v3: "
+          f"{res['skirmish_ratio']['connect_four_v3']:.2f}x")
     print(f"naval rules engine alone (no env): {res['naval_engine_steps_per_second']:,.0f} steps/s")
     print(f"naval-v1 (factored actions, a step a decision) / connect_four_v3: "
           f"{res['naval_v1_ratio']['connect_four_v3']:.2f}x")

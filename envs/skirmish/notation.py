@@ -47,6 +47,7 @@ _GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("opportunity fire", ("watch", "no_watch")),
     ("combat action / activity", COMBAT_ACTIONS),
     ("control", ("done", "hold")),
+    ("For King and Country! (play a kept King on the figure, §3.4)", ("king",)),
     ("vehicle speed", ("speed_0", "speed_1", "speed_2", "speed_3")),
     ("fire team", ("team_0", "team_1", "team_2", "team_3")),
 )
@@ -59,6 +60,9 @@ def action_table() -> list[tuple[str, str, str, str]]:
     named = set()
     for kind, names in _GROUPS:
         ids = [N_CELLS + CHOICES.index(n) for n in names if n in CHOICES]
+        if not ids:
+            continue
+        assert ids == list(range(ids[0], ids[0] + len(ids))), f"the {kind} ids are not one range"
         named.update(names)
         rows.append((id_range(min(ids), max(ids)), kind, ", ".join(n for n in names if n in CHOICES),
                      "the name"))

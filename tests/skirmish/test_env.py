@@ -316,3 +316,13 @@ def test_the_declaration_steps_are_the_engines():
     e = skirmish_v0.raw_env(scenario="duel")
     e.reset(seed=0)
     assert e.state.decision.step == Step.MODE and e.state.stage == "declare_move"
+
+
+def test_cardwar_bench_plays_the_skirmish_beside_connect_four():
+    from cardwar import bench
+
+    assert {"skirmish_v0", "connect_four_v3"} <= set(bench.ENVS)
+    steps, elapsed, games = bench.random_play(bench.ENVS["skirmish_v0"](), 0.3, seed=0)
+    assert steps > 0 and elapsed > 0
+    src = __import__("inspect").getsource(bench.measure)
+    assert '"skirmish_ratio"' in src

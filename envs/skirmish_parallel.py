@@ -92,7 +92,9 @@ learners that credit fallen figures too (as SMAC's shared team reward does).
 
 ## Episode end
 The game's end (RULES.md §10) terminates every agent still present. `max_cycles` (default
-{{MAX_CYCLES}}) parallel steps truncate the game: every agent gets `truncation=True`.
+{{MAX_CYCLES}}) parallel steps truncate the game: every agent gets `truncation=True`. For scale, with
+random masked play: a phases game of `ww2_squads` (15 figures, 10 turns) takes about 60 parallel
+steps with some 11 agents asked at each; its deck game about 900 steps with one agent asked at each.
 
 ## Arguments
 `parallel_env(scenario="ww2_squads", rules=None, render_mode=None, max_cycles={{MAX_CYCLES}})`:
@@ -101,8 +103,8 @@ The game's end (RULES.md §10) terminates every agent still present. `max_cycles
 fixed per env, so there is no `"random"` scenario here); `rules` a dict of the options of RULES.md
 §12 laid over the scenario's own suggestions, as `skirmish_v0` does (or a `SkirmishRules`, taken as
 it is), e.g. `{"sequence": "deck"}`; `render_mode` `"ansi"` or `"human"` (the spectator's board and
-every agent's question). `reset(seed=...)`
-is deterministic: the same seed gives the same game for the same actions.
+every agent's question). `reset(seed=...)` is deterministic: the same seed gives the same game
+for the same actions.
 
 ## Version history
 * v0: first release (issue 20).
@@ -239,7 +241,7 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
         self._drive()
         self._ask()
         infos = {a: {"illegal": False} for a in self.agents}
-        return {a: self._observe(a) for a in self.agents}, infos
+        return self._observe_all(self.agents), infos
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         if self.game is None:
@@ -278,7 +280,7 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
                 infos[a]["result"] = copy.deepcopy(s.result)
         self.agents = [a for a in present if not (terminations[a] or truncations[a])]
         self._ask()
-        observations = {a: self._observe(a) for a in present}
+        observations = self._observe_all(present)
         if self.render_mode == "human":
             self.render()
         return observations, rewards, terminations, truncations, infos
@@ -313,7 +315,15 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
         """The information view of ``agent``'s side (RULES.md §9.2)."""
         return self.game.information_view(self._side_of[agent])
 
-    def _observe(self, agent: str) -> dict[str, np.ndarray]:
+    def _observe_all(self, agents: list[str]) -> dict[str, dict[str, np.ndarray]]:
+        views: dict[int, Any] = {}
+        for agent in agents:
+            side = self._side_of[agent]
+            if side not in views:
+                views[side] = self.game.information_view(side)
+        return {a: self._observe(a, views[self._side_of[a]]) for a in agents}
+
+    def _observe(self, agent: str, view: Any = None) -> dict[str, np.ndarray]:
         uid = self._uid_of[agent]
         question = self._questions.get(uid)
         mask = np.zeros(N_SPACE, np.int8)
@@ -322,7 +332,7 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
         else:
             mask[question[1]] = 1
         chosen = self._consumed.get(uid, []) + self._buffer.get(uid, [])
-        obs = encode_figure(self.view(agent), self.scenario, uid, step=question[0] if question else None,
+        obs = encode_figure(view if view is not None else self.view(agent), self.scenario, uid, step=question[0] if question else None,
                             chosen=chosen)
         return {"observation": obs, "action_mask": mask}
 

@@ -100,6 +100,21 @@ def test_same_seed_same_game_and_state_in_its_space():
     assert runs[0] == runs[1]
 
 
+def test_the_global_state_passes_pettingzoos_state_check_and_knows_what_no_side_sees():
+    from pettingzoo.test.state_test import test_parallel_env as pettingzoo_state_check
+
+    env = parallel_env(scenario="woods_and_craters")
+    pettingzoo_state_check(env, seed=3)
+    s = env.game
+    hidden = [u for u in s.units if u.uid not in s.seen[1 - u.side]]
+    assert hidden  # the patrols start out of each other's sight
+    before = env.state()
+    u = hidden[0]
+    free = next(c for c in s.scenario.board.neighbours(u.cell) if s.unit_at(c) is None)
+    u.cell = free
+    assert not np.array_equal(before, env.state())
+
+
 # ----------------------------------------------------------------------------- agents and spaces
 def test_agents_are_named_by_side_and_index():
     env = parallel_env(scenario="panzer_road")
@@ -228,6 +243,8 @@ def test_random_games_end_with_team_rewards_and_agents_leave_when_out_of_action(
         present = [a for a in env.possible_agents if out["left"][a] == final]
         assert sum(out["totals"].values()) == sum(returns[env.side_of(a)] for a in present)
         assert env.reasked == 0  # every question foreseen for a figure still to declare was the engine's
+        if seed:  # fewer seeds for the long deck games
+            break
 
 
 def test_picture_cards_play_to_the_end_even_when_two_figures_want_the_same_king():

@@ -332,7 +332,8 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
         else:
             mask[question[1]] = 1
         chosen = self._consumed.get(uid, []) + self._buffer.get(uid, [])
-        obs = encode_figure(view if view is not None else self.view(agent), self.scenario, uid, step=question[0] if question else None,
+        view = view if view is not None else self.view(agent)
+        obs = encode_figure(view, self.scenario, uid, step=question[0] if question else None,
                             chosen=chosen)
         return {"observation": obs, "action_mask": mask}
 

@@ -221,7 +221,8 @@ def test_deck_variants_play_to_the_end(rules):
 
 # ----------------------------------------------------------------------------- games to the end, rewards, leaving
 @pytest.mark.parametrize("scenario,rules", [
-    ("ww2_squads", {"sequence": "phases"}), ("woods_and_craters", None), ("panzer_road", None), ("duel", {"opportunity_fire": "after_move"}),
+    ("ww2_squads", {"sequence": "phases"}), ("woods_and_craters", None), ("panzer_road", None),
+    ("duel", {"opportunity_fire": "after_move"}),
     ("woods_and_craters", {"sequence": "deck"}), ("panzer_road", {"sequence": "deck"}),
 ])
 def test_random_games_end_with_team_rewards_and_agents_leave_when_out_of_action(scenario, rules):

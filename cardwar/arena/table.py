@@ -28,8 +28,9 @@ class SeatHistory(list):
         self.moves: list[dict[str, str]] = []
 
 
-def seen_notation(game: str, before: Any, action: int, after: Any, viewer: int) -> str:
-    """The notation of ``action`` (made in ``before``, leading to ``after``) as ``viewer`` may know it then.
+def seen_notation(game: str, before: Any, action: int, after: Any, viewer: int) -> str | None:
+    """The notation of ``action`` (made in ``before``, leading to ``after``) as ``viewer`` may know it then;
+    None where the seat is not told of the move at all (a skirmish declaration step that caused nothing public).
 
     The mover sees its move whole. The other seat sees it in the same notation with what is hidden
     from it replaced by :data:`HIDDEN`: naval's face-down cards (``attack H>I broadside ?``,
@@ -146,9 +147,11 @@ class Table:
         lines = visible_lines(self.game, before, action, self.state)
         mover = SEATS[self.game][seat]
         for k in (0, 1):  # the mover sees its move in notation, and both see what it publicly caused
+            seen = seen_notation(self.game, before, action, self.state, k)
+            if seen is None:  # a hidden step that caused nothing public: not even its count is told
+                continue
             self.history[k].append("; ".join([self.to_str(action), *lines[1:]]) if k == seat else "; ".join(lines))
-            self.history[k].moves.append({"seat": mover, "move": seen_notation(self.game, before, action,
-                                                                               self.state, k)})
+            self.history[k].moves.append({"seat": mover, "move": seen})
         self.log.append("; ".join(lines))
         self._settle()
         return lines

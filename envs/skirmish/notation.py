@@ -5,7 +5,8 @@ A move is one id of the flat action space (:mod:`cardwar.envs.skirmish.actions`)
 
 {{ACTION_TABLE}}
 
-What the other seat reads of a move: nothing but that a decision was made (``"?"``). A move of the
+What the other seat reads of a move: nothing but that a decision was made (``"?"``), and of a hidden
+declaration step not even that, unless it caused something public (the last one reveals). A move of the
 skirmish is a small step of one figure's orders, and the orders are hidden (RULES.md §9.1: declarations
 until the reveal) or their effects are what the other side may see (§9.2: a move is seen only where a
 figure sees it); what a move publicly causes - the reveal, draws, wounds - is told by the engine's public
@@ -87,10 +88,20 @@ def narrate(before: Any, action: int, after: Any) -> list[str]:
     return lines
 
 
-def seen_notation(before: Any, action: int, after: Any, viewer: int) -> str:
-    """The move as ``viewer`` may know it: whole for the mover, :data:`HIDDEN` for the other seat."""
-    return action_to_string(action) if viewer == before.current_player else HIDDEN
+DECLARATION_STAGES = ("declare_move", "declare_combat")
+"""The phases' hidden declarations (RULES.md §9.1)."""
 
 
-__all__ = ["ACTION_TABLE", "HIDDEN", "SkirmishNotationError", "action_table", "action_to_string", "narrate",
+def seen_notation(before: Any, action: int, after: Any, viewer: int) -> str | None:
+    """The move as ``viewer`` may know it: whole for the mover, :data:`HIDDEN` for the other seat; None (the
+    other seat is not told of it at all) for a declaration step that caused nothing public, since even the
+    number of a side's steps tells how its figures declared (a figure that stays answers fewer)."""
+    if viewer == before.current_player:
+        return action_to_string(action)
+    if before.stage in DECLARATION_STAGES and not any(e.seat is None for e in after.events[len(before.events):]):
+        return None
+    return HIDDEN
+
+
+__all__ = ["ACTION_TABLE", "DECLARATION_STAGES", "HIDDEN", "SkirmishNotationError", "action_table", "action_to_string", "narrate",
            "seen_notation", "string_to_action"]

@@ -296,21 +296,33 @@ def test_an_arena_game_between_random_agents():
 
 
 def test_the_arena_hides_each_skirmish_move_from_the_other_seat():
+    """The other seat reads ``?`` for a move, and nothing at all for a hidden declaration step that caused nothing
+    public: how many steps a side took to declare would tell which of its figures stayed (RULES.md §9.1)."""
     from cardwar.arena.table import Table
 
     t = Table(make_raw_env("skirmish", "duel"), "skirmish", seed=4)
     rng = np.random.default_rng(4)
-    for _ in range(60):
+    told = silent = 0
+    for _ in range(300):
         if t.over:
             break
-        seat = t.to_move
+        seat, stage = t.to_move, t.state.stage
+        counts = [len(t.history[0]), len(t.history[0].moves), len(t.history[1]), len(t.history[1].moves)]
         legal = t.legal()
         a = int(legal[rng.integers(len(legal))])
-        t.play(a)
+        lines = t.play(a)
         assert t.history[seat].moves[-1]["move"] == action_to_string(a)
-        assert t.history[1 - seat].moves[-1]["move"] == HIDDEN
         assert t.history[seat][-1].split("; ")[0] == action_to_string(a)
-        assert t.history[1 - seat][-1].split("; ")[0] == f"{skirmish_v0.AGENTS[seat]} decides"
+        other = t.history[1 - seat]
+        if len(other) == counts[2 - 2 * seat]:  # not told
+            assert stage in ("declare_move", "declare_combat") and lines == [f"{skirmish_v0.AGENTS[seat]} decides"]
+            assert len(other.moves) == counts[3 - 2 * seat]
+            silent += 1
+        else:
+            assert other.moves[-1]["move"] == HIDDEN
+            assert other[-1].split("; ")[0] == f"{skirmish_v0.AGENTS[seat]} decides"
+            told += 1
+    assert told and silent
 
 
 def test_the_declaration_steps_are_the_engines():

@@ -258,6 +258,16 @@ def test_picture_cards_play_to_the_end_even_when_two_figures_want_the_same_king(
         assert env.game.is_terminal()
 
 
+def test_a_generated_map_is_played_when_given_as_a_scenario():
+    from cardwar.envs.skirmish.generator import generate
+
+    scenario = generate(5)
+    env = parallel_env(scenario=scenario, rules={"sequence": "phases"})
+    assert len(env.possible_agents) == len(scenario.figures) + len(scenario.vehicles)
+    play(env, 0, _check_hidden)
+    assert env.game.is_terminal() and env.reasked == 0
+
+
 def test_an_incapacitated_figure_leaves_the_same_step():
     env = parallel_env(scenario="woods_and_craters")
     seen_leave = False

@@ -47,6 +47,8 @@ def ask(s: SkirmishState, seat: int, step: Step, unit: int | None, legal: dict[i
 def start_game(s: SkirmishState) -> None:
     s.mines = {cell: side for cell, side in (s.scenario.mines or ())}
     s.open_doors = frozenset()
+    for u in s.units:  # a figure standing on an objective at the start holds it (§10)
+        moving.take_objective(s, u)
     update_sight(s)
     _start_turn(s)
 
@@ -267,7 +269,7 @@ def opportunity_fire(s: SkirmishState, w: Soldier | Tank, target: int) -> None:
             w.deployed = w.deployed  # watching ends with the shot
             s.cursor.setdefault("watching", set()).discard(w.uid)
     else:
-        w.acted = True
+        w.acted = w.watch_fired = True
     skill = resolve.effective(s, w, "fire", [target])
     card = s.draw(w.side, skill=True, unit=w)
     s.log(f"{w.name} opens opportunity fire")

@@ -41,9 +41,22 @@ def schedule_path(s: SkirmishState, u: Soldier | Tank, path: tuple[int, ...], al
 
 
 def enter(s: SkirmishState, tick: int) -> list[Soldier | Tank]:
-    """Every mover whose next hex falls due at ``tick`` enters it if it is empty; a mover finding it taken
-    stops where it is for the rest of the turn. Two for one hex: the higher Field Craft first, ties by a card
-    from each side's pack, lower first (§4.3). Returns the units that changed hex."""
+    """Every mover whose next hexes fall due by ``tick`` enters them, a hex a pass (a fast vehicle enters
+    several in one tick), while each is empty; a mover finding its next hex taken stops where it is for the
+    rest of the turn. Two for one hex: the higher Field Craft first, ties by a card from each side's pack,
+    lower first (§4.3). Returns the units that changed hex."""
+    moved: list[Soldier | Tank] = []
+    while True:
+        step = _enter_once(s, tick)
+        if not step:
+            break
+        moved += [u for u in step if u not in moved]
+    if moved:
+        update_sight(s)
+    return moved
+
+
+def _enter_once(s: SkirmishState, tick: int) -> list[Soldier | Tank]:
     due = [(uid, entries[0][1]) for uid, entries in s.schedule.items() if entries and entries[0][0] <= tick]
     moved: list[Soldier | Tank] = []
     order = sorted(due, key=lambda d: _priority(s, s.units[d[0]], d[1], due))
@@ -71,9 +84,7 @@ def enter(s: SkirmishState, tick: int) -> list[Soldier | Tank]:
                 rider.cell = cell
         s.schedule[uid].pop(0)
         moved.append(u)
-        _take_objective(s, u)
-    if moved:
-        update_sight(s)
+        take_objective(s, u)
     return moved
 
 
@@ -98,7 +109,7 @@ def _direction(s: SkirmishState, a: int, b: int, default: int) -> int:
     return default
 
 
-def _take_objective(s: SkirmishState, u: Soldier | Tank) -> None:
+def take_objective(s: SkirmishState, u: Soldier | Tank) -> None:
     """An objective belongs to the side that last had an active figure on it (§10)."""
     points = s.scenario.victory.objectives or {}
     if u.cell in points and isinstance(u, Soldier) and u.active:

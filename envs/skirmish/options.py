@@ -90,7 +90,10 @@ def _move_paths(s: SkirmishState, u: Soldier, mode: str) -> dict[int, tuple[int,
     paths = s.scenario.board.paths(u.cell, max(allowance, 1), stance=stance, running=running, enemy=enemy,
                                    friends=friends, open_doors=s.open_doors)
     if mode == "all_out_run":  # "he must run in a straight line" (§4.2)
-        paths = {d: p for d, p in paths.items() if _straight(s, u.cell, p)}
+        paths = s.scenario.board.paths(u.cell, max(allowance, 1), stance=stance, running=True, enemy=enemy,
+                                       friends=friends, open_doors=s.open_doors, straight=True)
+    if mode == "move":  # "Movement (includes standing, kneeling, crouching, etc.)": a stance change in place
+        paths = {u.cell: (), **paths}
     return paths
 
 
@@ -103,11 +106,6 @@ def _dismount(s: SkirmishState, u: Soldier, mode: str) -> dict[int, tuple[int, .
     board, taken = s.scenario.board, set(s.occupied())
     return {c: (c,) for c in board.neighbours(v.cell) if c not in taken
             and board.crossing(v.cell, c, stance=Stance.STANDING, running=False, open_doors=s.open_doors) is not None}
-
-
-def _straight(s: SkirmishState, start: int, path: tuple[int, ...]) -> bool:
-    board = s.scenario.board
-    return board.distance(start, path[-1]) == len(path)
 
 
 def stance_options(s: SkirmishState, u: Soldier, mode: str, path: tuple[int, ...]) -> list[Stance]:
@@ -128,7 +126,17 @@ def stance_options(s: SkirmishState, u: Soldier, mode: str, path: tuple[int, ...
 
 # ---------------------------------------------------------------------------- combat
 def targets_for(s: SkirmishState, u: Soldier | Tank, action: str, chosen: list) -> list[int]:
-    """Legal target hexes of an action, given the targets already named (a burst's chain, §5.4)."""
+    """Legal target hexes of an action, given the targets already named (a burst's chain, §5.4); a vehicle
+    whose guns cannot traverse fires only into its front arc (§8.3)."""
+    cells = _targets_for(s, u, action, chosen)
+    if isinstance(u, Tank) and not u.v.can_traverse:
+        from cardwar.envs.skirmish.vehicles import guns_bear
+
+        cells = [c for c in cells if guns_bear(u.v, c)]
+    return cells
+
+
+def _targets_for(s: SkirmishState, u: Soldier | Tank, action: str, chosen: list) -> list[int]:
     board = s.scenario.board
     if action == "fire":
         reach = fire_range(u)
@@ -215,13 +223,13 @@ def action_options(s: SkirmishState, u: Soldier | Tank, *, deck: bool) -> list[s
         out.append("melee")
     if (arm is not None and s.rules.ammunition == "tracked" and u.reserve > 0 and (u.fig.ammo or 0) < arm.magazine):
         out.append("reload")
-    if u.jammed:
+    if u.jammed or u.at_jammed:
         out.append("clear_jam")
     if u.fig.weapon == "mmg" and not u.deployed:
         out.append("work")
     if targets_for(s, u, "extinguish", []):
         out.append("extinguish")
-    if u.at_category() is not None and u.at_ammo > 0:
+    if u.at_category() is not None and u.at_ammo > 0 and not u.at_jammed:
         if targets_for(s, u, "anti_tank", []):
             out.append("anti_tank")
         if targets_for(s, u, "he", []):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from cardwar.envs.skirmish import combat, vehicles
 from cardwar.envs.skirmish.cards import QUEEN, card_rank, card_to_str, is_red
 from cardwar.envs.skirmish.figures import Stance, halve
+from cardwar.envs.skirmish.sight import update_sight
 from cardwar.envs.skirmish.units import Soldier, Tank
 from cardwar.envs.skirmish.weapons import (
     AT_WEAPONS, FIREARMS, FULL_AUTO_PENALTY, FULL_AUTO_ROUNDS, HIGH_EXPLOSIVE, THROWN, AntiTank, AntiTankResult, Armour,
@@ -94,6 +95,7 @@ def wound(s: SkirmishState, target: Soldier | Tank, by_side: int, n: int = 1) ->
     if not target.fig.active:
         target.fig.stance = Stance.PRONE
         target.burning = 0
+        update_sight(s)  # it no longer watches for its side (§1.4)
 
 
 def small_arms_hit(s: SkirmishState, u: Soldier | Tank, target: Soldier | Tank) -> None:
@@ -105,6 +107,7 @@ def small_arms_hit(s: SkirmishState, u: Soldier | Tank, target: Soldier | Tank) 
             return
         if vehicles.small_arms_hit(target.v):
             s.log(f"{target.name} loses a damage point" + (" and is destroyed" if target.v.destroyed else ""))
+            vehicle_out(s, target, u.side)
         return
     wound(s, target, u.side)
 
@@ -132,9 +135,13 @@ def play_king(s: SkirmishState, u: Soldier, *, hidden: bool) -> None:
     s.log(f"{u.name} plays a King for King and Country", card=king, side=u.side, seat=u.side if hidden else None)
 
 
-def jam(s: SkirmishState, u: Soldier | Tank) -> None:
+def jam(s: SkirmishState, u: Soldier | Tank, *, anti_tank: bool = False) -> None:
+    """Lady Luck's black Queen: the weapon used jams until cleared (§3.3)."""
     if isinstance(u, Soldier):
-        u.jammed = True
+        if anti_tank:
+            u.at_jammed = True
+        else:
+            u.jammed = True
         s.log(f"{u.name}'s weapon jams (Lady Luck)")
 
 
@@ -226,6 +233,7 @@ def blast(s: SkirmishState, side: int, landing: int | None, radius: int, effect:
             continue
         if isinstance(t, Tank):
             vehicles.blast_hit(t.v, card)
+            vehicle_out(s, t, side)
         elif effect == "on_fire":
             if t.fig.active and not t.burning:
                 t.burning = 1
@@ -300,7 +308,7 @@ def do_anti_tank(s: SkirmishState, u: Soldier | Tank, target_cell: int, card: in
     target = s.unit_at(target_cell)
     ok = succeeds(s, skill, card)
     if ok is None:
-        jam(s, u)
+        jam(s, u, anti_tank=True)
         return
     if not ok or not isinstance(target, Tank) or not target.active:
         return
@@ -309,8 +317,18 @@ def do_anti_tank(s: SkirmishState, u: Soldier | Tank, target_cell: int, card: in
     follow = None if result is AntiTankResult.NO_EFFECT else s.draw(u.side)
     out = vehicles.anti_tank_hit(target.v, weapon, card, follow)
     s.log(f"{target.name}: {out.effect.value}", card=follow, side=u.side)
-    if not target.v.active:
-        dismount_all(s, target, hurt=target.v.destroyed, by_side=u.side)
+    vehicle_out(s, target, u.side)
+
+
+def vehicle_out(s: SkirmishState, v: Tank, by_side: int) -> None:
+    """A vehicle just put out of action (abandoned or destroyed): its occupants get out (§8.2), and the
+    scenario's casualty points for it go to the other side (§10). Once only."""
+    if v.active or v.uid in s.vehicles_out:
+        return
+    s.vehicles_out.add(v.uid)
+    update_sight(s)
+    s.casualty_points[1 - v.side] += s.scenario.victory.vehicle_points
+    dismount_all(s, v, hurt=v.v.destroyed, by_side=by_side)
 
 
 def dismount_all(s: SkirmishState, v: Tank, *, hurt: bool, by_side: int) -> None:
@@ -344,7 +362,7 @@ def do_he(s: SkirmishState, u: Soldier | Tank, aim: int, card: int, skill: int) 
     reveal_skill(s, u, "he", skill, card)
     ok = succeeds(s, skill, card)
     if ok is None:
-        jam(s, u)
+        jam(s, u, anti_tank=True)
         return
     landing = land(s, u, aim, bool(ok))
     blast(s, u.side, landing, HIGH_EXPLOSIVE[_at_category(u)].radius_hexes, "wound")
@@ -362,7 +380,7 @@ def do_reload(s: SkirmishState, u: Soldier) -> None:
 def do_clear_jam(s: SkirmishState, u: Soldier, card: int, skill: int) -> None:
     reveal_skill(s, u, "clear_jam", skill, card)
     if succeeds(s, skill, card):
-        u.jammed = False
+        u.jammed = u.at_jammed = False
         s.log(f"{u.name} clears the jam")
 
 

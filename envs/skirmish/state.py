@@ -97,6 +97,8 @@ class SkirmishState:
     mines: dict[int, int] = field(default_factory=dict)
     """Hidden mined hexes -> the side that laid them (§1.2)."""
     path_cache: dict = field(default_factory=dict, repr=False)
+    vehicles_out: set[int] = field(default_factory=set)
+    """Vehicles already counted out of action (§10)."""
     courage: dict[int, list[int]] = field(default_factory=dict)
     """Figures on a courageous act (§3.4): uid -> [the King played, wounds held pending]."""
     interrupts: list[tuple[int, list[int]]] = field(default_factory=list)
@@ -196,7 +198,32 @@ class SkirmishState:
         return bool(self.scenario.vehicles)
 
     def log(self, text: str, *, seat: int | None = None, card: int | None = None, side: int | None = None) -> None:
-        self.events.append(Event(self.turn, text, seat, card, side))
+        """Record a line for both seats (or only ``seat``). A seat reads the name of an enemy unit it does not
+        see now as "an unseen figure" (or vehicle): a log line never tells a hidden unit's doings (§9.2)."""
+        if seat is not None:
+            self.events.append(Event(self.turn, text, seat, card, side))
+            return
+        texts = [self._for_seat(text, k) for k in (0, 1)]
+        if texts[0] == texts[1] == text:
+            self.events.append(Event(self.turn, text, None, card, side))
+        else:
+            for k in (0, 1):
+                self.events.append(Event(self.turn, texts[k], k, card, side))
+
+    def units_by_name_length(self) -> list[Soldier | Tank]:
+        """Named units, longest name first (so "Sgt. Stevens Jr." is replaced before "Sgt. Stevens")."""
+        cached = self.path_cache.get("names")
+        if cached is None:
+            cached = sorted((u for u in self.units if u.name), key=lambda x: -len(x.name))
+            self.path_cache["names"] = cached
+        return cached
+
+    def _for_seat(self, text: str, seat: int) -> str:
+        seen = self.seen[seat]
+        for u in self.units_by_name_length():
+            if u.side != seat and u.uid not in seen and u.name in text:
+                text = text.replace(u.name, "an unseen vehicle" if isinstance(u, Tank) else "an unseen figure")
+        return text
 
     def draw(self, side: int, *, skill: bool = False, unit: Soldier | Tank | None = None) -> int:
         """One card from ``side``'s pack (§3.1). Picture cards: a Jack's event, a King kept, a Queen (on a
@@ -228,7 +255,7 @@ def _soldier(uid: int, spec: Any, rules: SkirmishRules, rng: np.random.Generator
         skills = dict.fromkeys(("shoot", "throw", "melee", "field_craft"), GENERIC_SKILL[quality])
     else:
         skills = draw_core_skills(quality, rng)
-    skills.update(spec.skills or {})
+    skills.update({k: v for k, v in (spec.skills or {}).items() if k in skills})  # special skills: §11
     arm = FIREARMS.get(spec.weapon)
     ammo = spec.ammo if spec.ammo is not None else (arm.magazine if arm else 0)
     reserve = spec.reserve if spec.reserve is not None else flow.default_reserve(spec.weapon)

@@ -37,6 +37,8 @@ class Soldier:
     burning: int = 0
     """Turns on fire so far; 0 when not burning (§6.4)."""
     jammed: bool = False
+    at_jammed: bool = False
+    """Its anti-tank weapon jammed (Lady Luck, §3.3); cleared like a firearm's jam."""
     work: int = 0
     """Cards of work on setting up its MMG (§4.4)."""
     deployed: bool = False

@@ -68,7 +68,9 @@ FIREARMS: dict[str, Firearm] = {f.key: f for f in (
             setup_cards=4),
 )}
 """The seed's firearms. Readings (RULES.md §2, the weapons table): magazines pistol 8, rifle 10,
-SMG and LMG 30, MMG a 250-round belt; the MMG's rounds per turn 6; reloading takes 1 activation (the MMG's belt 2); the LMG's bipod 1."""
+SMG and LMG 30, MMG a 250-round belt; the MMG's rounds per turn 6. The engine reloads every weapon in one
+action and sets the MMG up in ``setup_cards`` (4) cards of work; ``reload_cards`` (the belt's 2) and the
+LMG's ``setup_cards`` are kept as data but not played: the bipod needs no set-up (RULES.md §2.2)."""
 
 FULL_AUTO_ROUNDS = 3
 """"Automatic fire expends three times the number of rounds as normal fire"."""

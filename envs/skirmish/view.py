@@ -79,6 +79,7 @@ class SkirmishView:
     mines: tuple[int, ...] = ()
     tick: int = 0
     events: tuple[str, ...] = ()
+    """This turn's log lines this seat may read."""
     over: bool = False
     winner: int | None = None
 
@@ -131,6 +132,14 @@ def _unit_view(s: SkirmishState, u: Soldier | Tank, seat: int) -> UnitView | Non
     return UnitView(**base)
 
 
+def _this_turn(events: list, turn: int) -> list:
+    """The events of the turn in play (the whole record stays in ``state.events``)."""
+    i = len(events)
+    while i and events[i - 1].turn == turn:
+        i -= 1
+    return events[i:]
+
+
 def information_view(s: SkirmishState, seat: int) -> SkirmishView:
     """The view of ``seat`` (RULES.md §9.2)."""
     d = s.decision
@@ -144,7 +153,7 @@ def information_view(s: SkirmishState, seat: int) -> SkirmishView:
         order = s.cursor.get("order")
         if order is not None:
             partial.update(mode=order.mode, destination=order.destination, stance=order.stance)
-    events = tuple(e.text for e in s.events if e.seat is None or e.seat == seat)
+    events = tuple(e.text for e in _this_turn(s.events, s.turn) if e.seat is None or e.seat == seat)
     own_mines = tuple(sorted(c for c, side in s.mines.items() if side == seat))
     return SkirmishView(
         seat=seat, turn=s.turn, turn_limit=s.scenario.turn_limit, sequence=s.rules.sequence, stage=s.stage,

@@ -75,7 +75,9 @@ the stage goes on while enemy figures are still declaring.
 `{"observation", "action_mask"}`; the vector is built from the agent's **side's information view**
 (RULES.md §9.2: enemies appear only where seen now, or where last seen) plus its own unit and its
 own answers so far (`cardwar.envs.skirmish.figure_obs`): {{N_PLANES}} planes over the 24 x 16 grid
-(plane-major, `cell = row * 24 + col`), then {{N_SCALARS}} scalars:
+(plane-major, `cell = row * 24 + col`), then {{N_SCALARS}} scalars. An edge plane reads *low* for a low
+wall or hedge, a window or an open door, *high* for a high wall or hedge, a closed door, a building
+wall or an embrasure (RULES.md §1.3):
 
 {{OBS_TABLE}}
 

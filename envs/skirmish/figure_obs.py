@@ -7,6 +7,9 @@ agent itself has answered in the current declaration: enemy units appear only wh
 now or last saw them, never their hidden orders, skills or Kings. :func:`encode_state` reads the engine
 state itself (everything, both sides) and is meant for a centralized critic only, never for an actor.
 
+Edges: *low* is a low wall or hedge, a window or an open door; *high* a high wall or hedge, a closed
+door, a building wall or an embrasure (RULES.md §1.3).
+
 Both are flat ``float32`` vectors in ``[0, 1]``: ``N_PLANES`` planes over the fixed 24 x 16 grid
 (plane-major, ``cell = row * 24 + col``) followed by scalar features. The tables :data:`PLANES`,
 :data:`SCALARS` and :data:`STATE_PLANES` / :data:`STATE_SCALARS` name every entry; :func:`plane_table`
@@ -42,9 +45,8 @@ HIGH_EDGES = frozenset({Edge.WALL_HIGH, Edge.HEDGE_HIGH, Edge.DOOR_CLOSED, Edge.
 # --------------------------------------------------------------------------- the agent's planes
 PLANES: tuple[tuple[str, str], ...] = (
     *((f"ground_{g.name.lower()}", f"the hex's ground is {g.name.lower()} (RULES.md §1.2)") for g in Ground),
-    *((f"edge_dir{d}", f"the hex's edge in direction {d} (0 E, 1 NE, 2 NW, 3 W, 4 SW, 5 SE): 0 open, "
-                       "0.5 low (low wall or hedge, window, open door), 1 high (high wall or hedge, closed door, "
-                       "building wall, embrasure)") for d in range(6)),
+    *((f"edge_dir{d}", f"the edge toward direction {d} ({'E NE NW W SW SE'.split()[d]}): 0 open, 0.5 low, 1 high")
+      for d in range(6)),
     ("objective", "objective hex: its points / the most points of any objective"),
     ("objective_ours", "objective held by the agent's side"),
     ("objective_theirs", "objective held by the enemy"),

@@ -67,7 +67,10 @@ exactly when the agent has nothing to decide. At every parallel step:
 An illegal action (the no-op while asked, an id outside the mask) is replaced by the **first legal
 id** of the agent's mask (the lowest) and reported as `infos[agent]["illegal"] = True`; an action
 other than the no-op from an agent with nothing to decide is ignored and reported the same way. A
-live agent missing from `actions` counts as the no-op. What leaks between the sides: only what
+live agent missing from `actions` counts as the no-op. `env.question(agent)` gives the agent's
+current step and legal ids (`None`: nothing to decide), `env.view(agent)` its side's information
+view, `env.reasked` how often an agent was asked again because the engine asked otherwise than
+foreseen (only a contested King does that). What leaks between the sides: only what
 the table shows - the engine reveals both sides' declarations together, and a side notices that
 the stage goes on while enemy figures are still declaring.
 

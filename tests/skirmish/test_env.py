@@ -16,6 +16,7 @@ from cardwar.envs.skirmish.notation import HIDDEN, action_table, action_to_strin
 from cardwar.envs.skirmish.observation import NUM_PLANES, OBS_SHAPE, PLANES, encode_observation
 from cardwar.envs.skirmish.rules import SkirmishRules, SkirmishRulesError
 from cardwar.envs.skirmish.state import SkirmishIllegalActionError
+from cardwar.envs.skirmish.units import Soldier
 from tests.naval.pages import id_span, run_page_code, table_with
 
 SETUPS = [
@@ -338,3 +339,23 @@ def test_cardwar_bench_plays_the_skirmish_beside_connect_four():
     assert {"skirmish_v0", "connect_four_v3"} <= set(bench.ENVS)
     steps, elapsed, games = bench.random_play(bench.ENVS["skirmish_v0"](), 0.3, seed=0)
     assert steps > 0 and elapsed > 0
+
+
+@pytest.mark.parametrize("kwargs", [{"scenario": "woods_and_craters"}, {"scenario": "panzer_road"}])
+def test_enemies_appear_where_seen_now_or_last_seen_and_nowhere_else(kwargs):
+    e = skirmish_v0.raw_env(**kwargs)
+    checked_unseen = 0
+    for n in _random_game(e, seed=2, max_steps=400):
+        s = e.state
+        for seat, agent in enumerate(skirmish_v0.AGENTS):
+            obs = e.observe(agent)["observation"].reshape(NUM_PLANES, -1)
+            enemies = [u for u in s.units if u.side != seat and u.on_table]
+            seen = {u.cell for u in enemies if u.uid in s.seen[seat] and isinstance(u, Soldier)}
+            assert set(np.flatnonzero(obs[PLANES.index("enemy_figure")]).tolist()) == seen, f"step {n}"
+            shown = set(np.flatnonzero(obs[PLANES.index("enemy_figure")] + obs[PLANES.index("enemy_last_seen")]
+                                       + obs[PLANES.index("enemy_vehicle")]
+                                       + obs[PLANES.index("enemy_vehicle_last_seen")]).tolist())
+            hidden = {u.cell for u in enemies if u.uid not in s.seen[seat]} - set(s.last_seen[seat].values())
+            checked_unseen += len(hidden)
+            assert not shown & hidden, f"step {n}: {agent} sees an enemy it does not see"
+    assert checked_unseen > 0

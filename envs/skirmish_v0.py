@@ -66,7 +66,8 @@ points, an exit or a vehicle destroyed; a side with no active figure loses at on
 `skirmish_v0.env(scenario="ww2_squads", rules=None, render_mode=None, render_viewer=None)`:
 `scenario` is a shipped name (`cardwar.envs.skirmish.scenario.scenario_names()`), a path to a YAML
 file, a `Scenario`, or `"random"` (a new mirror-fair procedural map each reset, from the reset seed:
-`cardwar.envs.skirmish.generator.generate`); `rules` is a dict of the options of
+`cardwar.envs.skirmish.generator.generate`), or one of its two disjoint halves `"random:train"` /
+`"random:test"` (even / odd generator seeds: train on one, test on maps never seen); `rules` is a dict of the options of
 `cardwar.envs.skirmish.rules.SkirmishRules` (RULES.md §12) laid over the options the scenario suggests
 (its `rules:`; `ww2_squads` suggests `sequence: deck`), or a `SkirmishRules` used as it is; a bad
 option is a `SkirmishRulesError` naming the known ones. `render_mode` is `"ansi"`, `"rgb_array"` or
@@ -98,7 +99,8 @@ __doc__ = fill(__doc__, PLANE_TABLE=PLANE_TABLE, ACTION_TABLE=ACTION_TABLE, N_AC
 
 AGENTS = ["player_0", "player_1"]
 DEFAULT_SCENARIO = "ww2_squads"
-RANDOM = "random"
+RANDOM_SPLITS: dict[str, int | None] = {"random": None, "random:train": 0, "random:test": 1}
+"""Procedural scenarios: all of them, or one of two disjoint halves (even / odd generator seeds)."""
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -144,7 +146,8 @@ class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801
                  render_mode: str | None = None, render_viewer: str | None = None) -> None:
         EzPickle.__init__(self, scenario=scenario, rules=rules, render_mode=render_mode, render_viewer=render_viewer)
         self.rules = rules
-        self.random_scenarios = scenario == RANDOM
+        self.random_scenarios = isinstance(scenario, str) and scenario in RANDOM_SPLITS
+        self.split = RANDOM_SPLITS.get(scenario) if self.random_scenarios else None  # type: ignore[arg-type]
         if self.random_scenarios:
             self.fixed_scenario = None
             # check the options once now: a bad one is an error at construction, not at reset
@@ -165,7 +168,8 @@ class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801
         if self.random_scenarios:
             from cardwar.envs.skirmish.generator import generate
 
-            scenario = generate(int(seeder.integers(2**31)))
+            gen_seed = int(seeder.integers(2**31))
+            scenario = generate(gen_seed if self.split is None else (gen_seed & ~1) | self.split)
             self.config = effective_rules(scenario, self.rules)
         return new_state(scenario, self.config, game_seed)
 

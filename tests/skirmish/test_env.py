@@ -359,3 +359,16 @@ def test_enemies_appear_where_seen_now_or_last_seen_and_nowhere_else(kwargs):
             checked_unseen += len(hidden)
             assert not shown & hidden, f"step {n}: {agent} sees an enemy it does not see"
     assert checked_unseen > 0
+
+
+def test_random_train_and_random_test_are_disjoint_halves_of_the_generator():
+    names = {}
+    for split in ("random:train", "random:test"):
+        e = skirmish_v0.raw_env(scenario=split)
+        names[split] = set()
+        for seed in range(12):
+            e.reset(seed=seed)
+            gen_seed = int(e.scenario.name.rsplit("_", 1)[1])
+            assert gen_seed % 2 == (split == "random:test")
+            names[split].add(e.scenario.name)
+    assert len(names["random:train"]) > 8 and not names["random:train"] & names["random:test"]

@@ -410,16 +410,23 @@ _PLANE_MEANINGS = {
 }
 
 
+_GROUND_WORDS = {"light": "light cover", "shell_hole": "a shell hole", "building": "a building hex",
+                 "bunker": "a bunker", "off": "off the map"}
+_EDGE_WORDS = {"wall_low": "a low wall", "wall_high": "a high wall", "hedge_low": "a low hedge",
+               "hedge_high": "a high hedge", "door": "a door (open or closed)", "window": "a window",
+               "building_wall": "a building wall", "embrasure": "a bunker embrasure"}
+
+
 def plane_meaning(name: str) -> tuple[str, str]:
     """(values, meaning) of the plane ``name``; KeyError for a plane nobody described."""
     if name in _PLANE_MEANINGS:
         return _PLANE_MEANINGS[name]
     kind, _, what = name.partition("_")
     if kind == "ground":
-        return "0/1", "1 where the hex is " + ("off the map" if what == "off" else what.replace("_", " "))
+        return "0/1", f"1 where the hex is {_GROUND_WORDS.get(what, what)}"
     if kind == "edge":
         obstacle, _, d = what.rpartition("_")
-        return "0/1", f"1 on a hex with a {obstacle.replace('_', ' ')} on its {d} edge"
+        return "0/1", f"1 on a hex with {_EDGE_WORDS[obstacle]} on its {d} edge"
     if kind == "victory":
         return "constant 0/1", f"the scenario is won by {what} (one-hot)"
     if kind == "door" and what.startswith("open_"):

@@ -372,3 +372,32 @@ def test_random_train_and_random_test_are_disjoint_halves_of_the_generator():
             assert gen_seed % 2 == (split == "random:test")
             names[split].add(e.scenario.name)
     assert len(names["random:train"]) > 8 and not names["random:train"] & names["random:test"]
+
+
+@pytest.mark.parametrize("name", ["ww2_squads", "panzer_road", "woods_and_craters"])
+def test_edge_planes_show_each_edge_from_both_of_its_hexes(name):
+    from cardwar.envs.skirmish.actions import GRID
+    from cardwar.envs.skirmish.board import Edge
+    from cardwar.envs.skirmish.scenario import DIRECTION_NAMES, load_scenario
+
+    sc = load_scenario(name)
+    e = skirmish_v0.raw_env(scenario=sc)
+    e.reset(seed=0)
+    obs = e.observe("player_1")["observation"].reshape(NUM_PLANES, -1)
+    kinds = {Edge.WALL_LOW: "wall_low", Edge.WALL_HIGH: "wall_high", Edge.HEDGE_LOW: "hedge_low",
+             Edge.HEDGE_HIGH: "hedge_high", Edge.DOOR_OPEN: "door", Edge.DOOR_CLOSED: "door", Edge.WINDOW: "window",
+             Edge.BUILDING_WALL: "building_wall", Edge.EMBRASURE: "embrasure"}
+    edge_planes = [k for k, p in enumerate(PLANES) if p.startswith("edge_")]
+    expected = np.zeros((len(edge_planes), obs.shape[1]))
+    for c in range(obs.shape[1]):
+        for d, n in enumerate(GRID.steps(c)):
+            if 0 <= n < obs.shape[1]:
+                kind = kinds.get(sc.board.edge(c, n))
+                if kind:
+                    expected[edge_planes.index(PLANES.index(f"edge_{kind}_{DIRECTION_NAMES[d]}")), c] = 1
+    assert np.array_equal(obs[edge_planes], expected) and expected.sum() > 10
+    for a, b, kind in sc.edges:  # the scenario's own list, read from both sides
+        if kind.startswith(("wall", "hedge", "window")):
+            for x, y in ((a, b), (b, a)):
+                d = GRID.steps(x).index(y)
+                assert obs[PLANES.index(f"edge_{kind}_{DIRECTION_NAMES[d]}"), x] == 1

@@ -63,7 +63,8 @@ def legal_meaning_matches_the_step(s: SkirmishState, where: str) -> None:
     elif d.step == Step.DESTINATION:
         assert hexes and not choices, where
         u = s.units[d.unit]
-        assert u.cell not in hexes, f"{where}: a move to the hex it stands on"
+        in_place = s.stage == "activate" and s.cursor.get("action") == "move"  # a stance change in place (§7.2)
+        assert in_place or u.cell not in hexes, f"{where}: a move to the hex it stands on"
         assert all(s.scenario.board.on_map(c) for c in hexes)
     elif d.step == Step.STANCE:
         assert not hexes and choices <= {"prone", "kneeling", "standing"} and choices, where

@@ -467,6 +467,38 @@ def test_a_mover_stops_before_an_enemy_it_did_not_know_of():
     assert unit(s, "Walker").cell == before and unit(s, "Hidden").cell == hidden
 
 
+# ============================================================================ §1.2 mines
+def mine_scene():
+    return scenario([fig("Walker", "A3", skills=(5, 5, 5, 6))], [fig("Red 1", "J6", skills=3)],
+                    mines=[{"hex": "C3", "side": "Red"}])
+
+
+@pytest.mark.parametrize("mode, card, spotted", [("walk", "3S", True), ("walk", "4S", False), ("search", "6S", True),
+                                                 ("run", "AS", False)])
+def test_a_mine_is_spotted_by_field_craft_or_goes_off(mode, card, spotted):
+    """HtD Walk note: "Chance of spotting mines, booby traps etc. Halved"; RULES.md §1.2: a figure entering a mined
+    hex draws against Field Craft (halved when walking; not possible when running); success: the mine is seen and
+    the figure stops in the hex before; failure: the mine goes off as a grenade burst on the hex. Field craft 6:
+    walking 3, searching 6, running 0."""
+    s = start(mine_scene())
+    act(s, mode, "C3" if mode == "search" else "E3", "standing")
+    stack(s, BLUE, f"{card} 9D")
+    stack(s, RED, "5H 9C")
+    stay(s)
+    assert GRID.parse("C3") not in s.mines
+    if spotted:
+        assert at(s, "Walker") == "B3" and "Walker spots a mine" in texts(s)
+        assert unit(s, "Walker").fig.wounds == 0 and top(s, RED) == card_of("5H")
+    else:
+        assert "a mine goes off under Walker" in texts(s)
+        assert unit(s, "Walker").fig.wounds == 1  # the burst's colour card, from the layer's pack: 5H, red
+        assert top(s, RED) == card_of("9C")
+
+
+def card_of(text: str) -> int:
+    return card(text)
+
+
 # ============================================================================ §8 vehicles with riders
 def riders_scene():
     return scenario([fig("Gunner", "A3", "pistol", 5, other_weapons=["at_medium"])],

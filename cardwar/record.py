@@ -199,6 +199,10 @@ def make_env(record: GameRecord):
         from cardwar.envs import naval_v0
 
         return naval_v0.raw_env(rules=record.rules)
+    if record.game == "skirmish":
+        from cardwar.envs import skirmish_v0
+
+        return skirmish_v0.raw_env(scenario=record.scenario or skirmish_v0.DEFAULT_SCENARIO, rules=record.rules)
     from cardwar.envs import hexwar_v0
     from cardwar.envs.hexwar.scenario import Scenario, scenario_from_dict
 
@@ -224,8 +228,13 @@ def replay_states(record: GameRecord) -> Iterator[Any]:
     """
     from cardwar.explain import why_illegal
 
+    from cardwar.arena.table import is_legal
+
     if record.game == "naval":
         from cardwar.envs.naval import NotationError, string_to_action
+    elif record.game == "skirmish":
+        from cardwar.envs.skirmish.notation import SkirmishNotationError as NotationError  # type: ignore[assignment]
+        from cardwar.envs.skirmish.notation import string_to_action  # type: ignore[assignment]
     else:
         from cardwar.envs.hexwar.actions import HexNotationError as NotationError  # type: ignore[assignment]
         from cardwar.envs.hexwar.actions import string_to_action  # type: ignore[assignment]
@@ -245,7 +254,10 @@ def replay_states(record: GameRecord) -> Iterator[Any]:
             action = string_to_action(m.move)
         except NotationError as err:
             raise RecordError(f"{where}: cannot read it: {err}") from None
-        _need(s.is_legal(action), where, f"not legal: {why_illegal(record.game, env.view(to_move), action)}")
+        if not is_legal(s, action):
+            why = "the engine does not offer it now" if record.game == "skirmish" else \
+                why_illegal(record.game, env.view(to_move), action)
+            _need(False, where, f"not legal: {why}")
         env.step(action)
         yield env.state.clone()
     s = env.state

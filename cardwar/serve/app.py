@@ -39,7 +39,7 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from cardwar import __version__
+from cardwar import __version__, agents
 from cardwar.record import SEATS
 from cardwar.serve import streams
 from cardwar.serve.bots import bot_catalogue
@@ -185,7 +185,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
     def games() -> dict[str, Any]:
         return {"version": __version__, "games": [
             {"name": g, "seats": list(SEATS[g]), "rules": rule_options(g), "scenarios": scenarios(g),
-             "agents": bot_catalogue(g)} for g in SEATS],
+             "agents": bot_catalogue(g)} for g in SEATS if g in agents.GAMES],  # games with agents and sessions
             "limits": settings.limits()}
 
     @app.get("/api/health", summary="Liveness, the number of open sessions and of event streams")

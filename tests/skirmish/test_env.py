@@ -401,3 +401,20 @@ def test_edge_planes_show_each_edge_from_both_of_its_hexes(name):
             for x, y in ((a, b), (b, a)):
                 d = GRID.steps(x).index(y)
                 assert obs[PLANES.index(f"edge_{kind}_{DIRECTION_NAMES[d]}"), x] == 1
+
+
+def test_an_arena_record_of_a_skirmish_replays_to_its_result():
+    from cardwar.agents import RandomAgent
+    from cardwar.arena import play_game
+    from cardwar.record import GameRecord, RecordError, final_state
+
+    out = play_game(make_raw_env("skirmish", "duel", {"melee": "opposed"}),
+                    (RandomAgent("skirmish", 3), RandomAgent("skirmish", 4)), 11, game="skirmish", scenario="duel",
+                    forfeits=False)
+    rec = GameRecord.from_json(out.record.to_json())
+    assert rec.scenario == "duel" and rec.rules["melee"] == "opposed"
+    s = final_state(rec)
+    assert s.is_terminal() and s.returns() == out.returns
+    bad = GameRecord.from_json(out.record.to_json().replace(f'"move": "{rec.moves[0].move}"', '"move": "X16"', 1))
+    with pytest.raises(RecordError, match=r"moves\[0\].*not legal"):
+        final_state(bad)

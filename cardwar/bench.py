@@ -216,7 +216,8 @@ def measure(seconds: float = 6.0, rounds: int = 3) -> dict:
         "games": {k: t[2] for k, t in totals.items()},
         "naval_ratio": {k: round(v, 3) for k, v in ratios.items()},
         "hexwar_ratio": {k: round(rates["hexwar_v0"] / rates[k], 3) for k in ("connect_four_v3", "texas_holdem_v4")},
-        "skirmish_ratio": {k: round(rates["skirmish_v0"] / rates[k], 3) for k in ("connect_four_v3", "texas_holdem_v4")},
+        "skirmish_ratio": {k: round(rates["skirmish_v0"] / rates[k], 3)
+                           for k in ("connect_four_v3", "texas_holdem_v4")},
         "naval_v1_ratio": {k: round(rates["naval_v1"] / rates[k], 3) for k in ("connect_four_v3", "texas_holdem_v4")},
         "naval_engine_steps_per_second": round(_engine_steps_per_second(seconds / rounds), 1),
         "seconds_per_env": seconds, "rounds": rounds,

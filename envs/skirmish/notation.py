@@ -103,5 +103,5 @@ def seen_notation(before: Any, action: int, after: Any, viewer: int) -> str | No
     return HIDDEN
 
 
-__all__ = ["ACTION_TABLE", "DECLARATION_STAGES", "HIDDEN", "SkirmishNotationError", "action_table", "action_to_string", "narrate",
-           "seen_notation", "string_to_action"]
+__all__ = ["ACTION_TABLE", "DECLARATION_STAGES", "HIDDEN", "SkirmishNotationError", "action_table", "action_to_string",
+           "narrate", "seen_notation", "string_to_action"]

@@ -13,7 +13,7 @@ import cardwar.envs  # noqa: F401  (registers cardwar/skirmish-v0)
 from cardwar.envs import make_raw_env, skirmish_v0
 from cardwar.envs.skirmish.actions import N_ACTIONS, Step
 from cardwar.envs.skirmish.notation import HIDDEN, action_table, action_to_string, string_to_action
-from cardwar.envs.skirmish.observation import NUM_PLANES, OBS_SHAPE, PLANES, encode_observation
+from cardwar.envs.skirmish.observation import NUM_PLANES, OBS_SHAPE, PLANES
 from cardwar.envs.skirmish.rules import SkirmishRules, SkirmishRulesError
 from cardwar.envs.skirmish.state import SkirmishIllegalActionError
 from cardwar.envs.skirmish.units import Soldier

@@ -136,7 +136,9 @@ _NO_SUGGESTIONS: Any = _NoSuggestions()
 class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801
     """The skirmish as an AEC env, one agent a side; see the module docstring."""
 
-    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": "skirmish_v0", "is_parallelizable": True,
+    # not parallelizable by PettingZoo's aec_to_parallel (a side answers several steps in a row); the Parallel API
+    # is the per-figure env, parallel_env()
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": "skirmish_v0", "is_parallelizable": False,
                 "render_fps": 2}
     AGENTS = AGENTS
     NUM_ACTIONS = N_ACTIONS

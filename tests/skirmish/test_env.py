@@ -201,9 +201,9 @@ def _copy(e):
     return out
 
 
-def _declaring_env(seed: int, skip: int):
+def _declaring_env(seed: int, skip: int, rules: dict | None = None):
     """A phases game at the first step of the ``skip``-th declaration (movement or combat) that player_0 begins."""
-    e = skirmish_v0.raw_env(scenario="ww2_squads", rules={"sequence": "phases"})
+    e = skirmish_v0.raw_env(scenario="ww2_squads", rules={"sequence": "phases", **(rules or {})})
     rng = np.random.default_rng(seed)
     e.reset(seed=seed)
     previous = None
@@ -221,11 +221,13 @@ def _declaring_env(seed: int, skip: int):
     pytest.skip("the game ended first")
 
 
-@pytest.mark.parametrize("seed, skip", [(0, 0), (1, 1), (2, 2), (3, 3)])
-def test_seat_1_observes_the_same_whatever_seat_0_declares(seed, skip):
+@pytest.mark.parametrize("seed, skip, rules", [(0, 0, None), (1, 1, None), (2, 2, None), (3, 3, None),
+                                               (4, 4, {"king_and_country": True}), (5, 2, {"king_and_country": True})])
+def test_seat_1_observes_the_same_whatever_seat_0_declares(seed, skip, rules):
     """Every observation of player_1 while player_0 declares, and when its own turn to declare comes, is the same
-    for any declarations of player_0: the orders are hidden until both sides have declared."""
-    base, stage = _declaring_env(seed, skip)
+    for any declarations of player_0 (a King played included): the orders are hidden until both sides have
+    declared."""
+    base, stage = _declaring_env(seed, skip, rules)
     first = base.observe("player_1")["observation"]
     at_handover, own_at_handover = [], []
     for k in range(8):

@@ -533,6 +533,21 @@ class Board:
                 out[nb] = (c, (nb,))
         return out
 
+    def has_move(self, start: int, allowance: int, *, stance: Stance, running: bool, enemy: frozenset[int],
+                 friends: frozenset[int], open_doors: frozenset[EdgeKey] = NO_DOORS) -> bool:
+        """Whether :meth:`reach` would find any destination, cheaply: a free neighbour that may be entered is
+        one (a step within the allowance, a whole-move crossing, or the at-least-one-hex step); only when
+        every neighbour is closed or held does it search."""
+        if allowance < 1 or not self._on_map[start]:  # type: ignore[attr-defined]
+            return False
+        for d, nb, c, door, c_open in self._move_table(move_class(stance, running))[start]:
+            if door is not None and door in open_doors:
+                c = c_open
+            if c is not None and nb not in enemy and nb not in friends:
+                return True
+        return bool(self.reach(start, allowance, stance=stance, running=running, enemy=enemy, friends=friends,
+                               open_doors=open_doors))
+
     @staticmethod
     def _straight(table: tuple[tuple[_Step, ...], ...], start: int, allowance: int, enemy: frozenset[int] | set[int],
                   friends: frozenset[int] | set[int],

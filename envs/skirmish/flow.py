@@ -114,7 +114,7 @@ def _declare_move(s: SkirmishState) -> None:
     if step == Step.MODE:
         legal = {choice("stay"): "stay"}
         for mode in ("crawl", "search", "walk", "run"):
-            if options.move_paths(s, u, mode):
+            if options.mode_open(s, u, mode):
                 legal[choice(mode)] = mode
         if _may_play_king(s, u):
             legal[choice("king")] = "king"
@@ -169,6 +169,11 @@ def _answer_declare_move(s: SkirmishState, d: Decision, action: int) -> None:
         _finish_declaration(s)
 
 
+def _private_unless_seen(s: SkirmishState, u: Soldier | Tank) -> int | None:
+    """A declaration is public when the other side sees the unit; otherwise only its own side reads it."""
+    return None if u.uid in s.seen[1 - u.side] else u.side
+
+
 def _finish_declaration(s: SkirmishState) -> None:
     c = s.cursor
     s.orders[c["unit"]] = c["order"]
@@ -185,7 +190,8 @@ def _reveal_moves(s: SkirmishState) -> None:
             s.log(f"{s.units[uid].name} plays a King for King and Country", card=entry[0], side=s.units[uid].side)
     for uid, order in s.orders.items():
         u = s.units[uid]
-        s.log(f"{u.name} declares {order.mode}" + (" and opportunity fire" if order.watch else ""))
+        s.log(f"{u.name} declares {order.mode}" + (" and opportunity fire" if order.watch else ""),
+              seat=_private_unless_seen(s, u))
         if isinstance(u, Soldier):
             if order.mode == "stay":
                 u.fig.stance = Stance(order.stance)
@@ -265,9 +271,6 @@ def opportunity_fire(s: SkirmishState, w: Soldier | Tank, target: int) -> None:
     """Resolve an opportunity fire now, as in the combat phase (§5.5)."""
     if isinstance(w, Soldier):
         w.watch_fired = True
-        if s.rules.sequence == "deck":
-            w.deployed = w.deployed  # watching ends with the shot
-            s.cursor.setdefault("watching", set()).discard(w.uid)
     else:
         w.acted = w.watch_fired = True
     skill = resolve.effective(s, w, "fire", [target])
@@ -286,6 +289,7 @@ def _end_moves(s: SkirmishState) -> None:
         if isinstance(u, Tank):
             u.v.end_turn(moved=u.moved)
     s.schedule = {}
+    s.tick = 0  # how long the moves took would tell of unseen movers
     _check_exits(s)
     update_sight(s)
     if resume == "after_moves":
@@ -466,7 +470,7 @@ def _resolve_combat(s: SkirmishState) -> None:
             u = s.units[uid]
             if u.side != side or order.action == "nothing" or not u.active:
                 continue
-            s.log(f"{u.name} declares {order.action}")
+            s.log(f"{u.name} declares {order.action}", seat=_private_unless_seen(s, u))
             if order.action in resolve.SKILL_OF:
                 skill = resolve.effective(s, u, order.action, order.targets)
                 card = s.draw(side, skill=True, unit=u)

@@ -138,12 +138,15 @@ def _mine_check(s: SkirmishState, u: Soldier | Tank, cell: int) -> bool:
 
 
 def halve_remaining(s: SkirmishState, u: Soldier | Tank, tick: int) -> None:
-    """A wound halves the mover's remaining movement (§5.5): later entries come twice as late."""
+    """A wound halves the mover's remaining movement, rounding up (§5.5, §2.4): of the k hexes still to
+    enter it enters the first ceil(k / 2), spread evenly over the rest of the turn."""
     entries = s.schedule.get(u.uid) or []
-    if not u.active:
+    if not u.active or not entries:
         s.schedule[u.uid] = []
         return
-    s.schedule[u.uid] = [(tick + 2 * (t - tick), c) for t, c in entries if tick + 2 * (t - tick) <= TICKS]
+    keep = halve(len(entries))
+    left = TICKS - tick
+    s.schedule[u.uid] = [(tick + max(1, ceil(left * (i + 1) / keep)), c) for i, (_, c) in enumerate(entries[:keep])]
 
 
 def watchers_for(s: SkirmishState, moved: list[Soldier | Tank]) -> list[tuple[int, list[int]]]:

@@ -97,6 +97,20 @@ def _move_paths(s: SkirmishState, u: Soldier, mode: str) -> dict[int, tuple[int,
     return paths
 
 
+def mode_open(s: SkirmishState, u: Soldier, mode: str) -> bool:
+    """Whether a movement mode has a destination (the MODE step's mask), without finding every path."""
+    if u.aboard is not None or mode not in MODE_STANCE:
+        return bool(move_paths(s, u, mode))
+    if not u.active or u.deployed:
+        return False
+    allowance = soldier_allowance(s, u, mode)
+    if allowance <= 0 and mode != "crawl":
+        return False
+    enemy, friends = others(s, u)
+    return s.scenario.board.has_move(u.cell, max(allowance, 1), stance=MODE_STANCE[mode], running=mode == "run",
+                                     enemy=enemy, friends=friends, open_doors=s.open_doors)
+
+
 def _dismount(s: SkirmishState, u: Soldier, mode: str) -> dict[int, tuple[int, ...]]:
     """A rider leaves its vehicle as its whole move, standing in a free adjacent hex, when the vehicle is at
     rest (§8.1): mode walk (phases) or move (deck)."""

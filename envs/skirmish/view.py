@@ -5,7 +5,7 @@ its Kings, unseen figures, unspotted mines, the order of any pack or of the acti
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardwar.envs.skirmish.actions import Step
 from cardwar.envs.skirmish.units import Soldier, Tank
@@ -14,9 +14,9 @@ if TYPE_CHECKING:
     from cardwar.envs.skirmish.state import SkirmishState
 
 
-@dataclass(frozen=True)
-class UnitView:
-    """A unit as a side sees it; ``None`` in a field the side may not know."""
+class UnitView(NamedTuple):
+    """A unit as a side sees it; ``None`` in a field the side may not know (a named tuple: a view is
+    built at every step, for every unit)."""
 
     uid: int
     name: str
@@ -114,22 +114,22 @@ def _unit_view(s: SkirmishState, u: Soldier | Tank, seat: int) -> UnitView | Non
                         at_ammo=u.gun_ammo if own else None, moved=u.moved if seen else False, order=order,
                         skills={"shoot": u.shoot} if own else None)
     f = u.fig
-    if seen:
-        stance, wounds, burning, active = int(f.stance), f.wounds, bool(u.burning), u.active
-    else:  # as it looked when last seen
-        stance, wounds, burning, active = s.last_look[seat].get(u.uid, (2, 0, False, True))
-    base = dict(uid=u.uid, name=u.name, side=u.side, team=u.team, vehicle=False, cell=cell, seen=seen,
-                stance=stance, wounds=wounds, weapon=f.weapon, burning=burning, active=active,
-                deployed=u.deployed if seen else False, moved=u.moved if seen else False,
-                ran=u.ran if seen else False, order=order)
+    orders = s.orders.get(u.uid)
     if own:
-        base.update(skills={k: getattr(f.skills, k) for k in ("shoot", "throw", "melee", "field_craft")},
-                    ammo=f.ammo, reserve=u.reserve, grenades=f.grenades, petrol_bombs=u.petrol_bombs, knives=u.knives,
-                    at_weapon=u.at_weapon, at_ammo=u.at_ammo, jammed=u.jammed,
-                    watching=bool(s.orders.get(u.uid) and s.orders[u.uid].watch))
-    elif seen and (s.rules.sequence == "deck" or s.moves_revealed):
-        base.update(watching=bool(s.orders.get(u.uid) and s.orders[u.uid].watch and not u.watch_fired))
-    return UnitView(**base)
+        sk = f.skills
+        return UnitView(u.uid, u.name, u.side, u.team, False, cell, True, int(f.stance), f.wounds, f.weapon,
+                        bool(u.burning), u.active,
+                        {"shoot": sk.shoot, "throw": sk.throw, "melee": sk.melee, "field_craft": sk.field_craft},
+                        f.ammo, u.reserve, f.grenades, u.petrol_bombs, u.knives, u.at_weapon, u.at_ammo, u.jammed,
+                        u.deployed, u.moved, u.ran, bool(orders and orders.watch), None, None, (), order)
+    if seen:
+        watching = (bool(orders and orders.watch and not u.watch_fired)
+                    if s.rules.sequence == "deck" or s.moves_revealed else None)
+        return UnitView(u.uid, u.name, u.side, u.team, False, cell, True, int(f.stance), f.wounds, f.weapon,
+                        bool(u.burning), u.active, deployed=u.deployed, moved=u.moved, ran=u.ran, watching=watching,
+                        order=order)
+    stance, wounds, burning, active = s.last_look[seat].get(u.uid, (2, 0, False, True))  # as last seen
+    return UnitView(u.uid, u.name, u.side, u.team, False, cell, False, stance, wounds, f.weapon, burning, active)
 
 
 def _this_turn(events: list, turn: int) -> list:

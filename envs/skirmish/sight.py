@@ -36,12 +36,12 @@ def seen_cells(s: SkirmishState, cell: int) -> frozenset[int]:
 def update_sight(s: SkirmishState) -> None:
     """Recompute which enemy units each side sees now, and where it last saw the others."""
     for side in (0, 1):
-        eyes = [u.cell for u in s.units if u.side == side and u.active]
+        views = [seen_cells(s, u.cell) for u in s.units if u.side == side and u.active]
         now = set()
         for u in s.units:
             if u.side == side or not u.on_table:
                 continue
-            if s.rules.visibility == "open" or any(sees(s, e, u.cell) for e in eyes):
+            if s.rules.visibility == "open" or any(u.cell in v for v in views):
                 now.add(u.uid)
                 s.last_seen[side][u.uid] = u.cell
                 s.last_look[side][u.uid] = ((int(u.fig.stance), u.fig.wounds, bool(u.burning), u.active)

@@ -217,8 +217,8 @@ def action_options(s: SkirmishState, u: Soldier | Tank, *, deck: bool) -> list[s
                 out.append("he")
         return out
     if deck:
-        if move_paths(s, u, "move"):
-            out.append("move")
+        if (u.aboard is None and u.active and not u.deployed) or move_paths(s, u, "move"):
+            out.append("move")  # a move may end on its own hex (a stance change), so it is always open
         if u.fig.stance == Stance.STANDING and move_paths(s, u, "all_out_run"):
             out.append("all_out_run")
     arm = FIREARMS.get(u.fig.weapon)

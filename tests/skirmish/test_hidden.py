@@ -144,9 +144,6 @@ def hidden_scene():
     return scenario([fig("Scout", "B2"), fig("Lookout", "H5")], [fig("Red 1", "J6", skills=3)], map=rows)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: two leaks of an unseen figure's orders after the reveal: "
-                   "flow._reveal_moves logs 'an unseen figure declares search' (vs '... stay') publicly, and the view's "
-                   "tick keeps the tick the moves ended on (6 after a search, 0 when all stayed)")
 def test_an_unseen_figures_declaration_is_not_revealed():
     """RULES.md §1.4, §9.2: a side never learns about unseen figures; their orders are shown only while seen (the
     view's own orders follow this). Blue's hidden Scout stays in one clone and searches (to a hex still hidden) in

@@ -392,8 +392,6 @@ def test_opportunity_fire_meets_a_runner_mid_move():
     assert s.turn == 2
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: moving.halve_remaining doubles the remaining ticks and drops "
-                   "entries past tick 12, which rounds the halved remainder down (5 hexes left -> 2, not 3)")
 def test_a_wound_halves_the_rest_of_the_move_rounding_up():
     """RULES.md §5.5: "A wound halves the mover's remaining movement (rounded up)"; §2.4 "all movement halved ...
     also rounding up". Wounded on B2 with five hexes of its run left, the runner goes on ceil(5 / 2) = 3: E2."""

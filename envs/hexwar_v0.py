@@ -23,11 +23,7 @@ from cardwar.envs import hexwar_v0
 
 env = hexwar_v0.env(scenario="river_crossing", render_mode="ansi", render_viewer="blue")
 env.reset(seed=1)
-for agent in env.agent_iter():
-    obs, reward, termination, truncation, info = env.last()
-    action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
-    env.step(action)
-print(env.render())
+{{AEC_LOOP}}
 ```
 
 ## Observation
@@ -82,20 +78,12 @@ from cardwar.envs.hexwar.observation import OBS_SHAPE, PLANE_TABLE, encode_obser
 from cardwar.envs.hexwar.scenario import Scenario, load_scenario
 from cardwar.envs.hexwar.state import HexIllegalActionError, HexState
 from cardwar.envs.hexwar.text import render_state
-from cardwar.envs.turn_based_env import TurnBasedEnv, standard_wrappers
+from cardwar.envs.turn_based_env import AEC_LOOP, RANDOM_SPLITS, ScenarioEnv, standard_wrappers
 
-__doc__ = fill(__doc__, PLANE_TABLE=PLANE_TABLE, ACTION_TABLE=ACTION_TABLE)
+__doc__ = fill(__doc__, PLANE_TABLE=PLANE_TABLE, ACTION_TABLE=ACTION_TABLE, AEC_LOOP=AEC_LOOP)
 
 AGENTS = ["blue", "red"]
 DEFAULT_SCENARIO = "meeting_engagement"
-# Procedural scenarios: all of them, or one of two disjoint halves (even / odd generator seeds),
-# so that an agent trained on "random:train" can be tested on maps it never saw.
-RANDOM_SPLITS: dict[str, int | None] = {"random": None, "random:train": 0, "random:test": 1}
-
-
-def _split_seed(seed: int, split: int | None) -> int:
-    """The generator seed drawn for a split: even seeds train, odd seeds test."""
-    return seed if split is None else (seed & ~1) | split
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -103,7 +91,7 @@ def env(**kwargs: Any) -> AECEnv:
     return standard_wrappers(raw_env(**kwargs))
 
 
-class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801
+class raw_env(ScenarioEnv, EzPickle):  # noqa: N801
     """The hex WW2 game as an AEC env; see the module docstring."""
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "name": "hexwar_v0", "is_parallelizable": False,
@@ -116,24 +104,16 @@ class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801
                  render_mode: str | None = None, render_viewer: str | None = None) -> None:
         EzPickle.__init__(self, scenario=scenario, rules=rules, render_mode=render_mode, render_viewer=render_viewer)
         self.config = rules if isinstance(rules, HexConfig) else HexConfig.from_dict(rules)
-        self.random_scenarios = scenario in RANDOM_SPLITS
-        self.split = RANDOM_SPLITS.get(scenario) if isinstance(scenario, str) else None
-        self.fixed_scenario = None if self.random_scenarios else (
-            scenario if isinstance(scenario, Scenario) else load_scenario(scenario))
+        self._choose_scenario(scenario, Scenario, load_scenario)
         self._setup(render_mode, render_viewer)
 
-    @property
-    def scenario(self) -> Scenario:
-        """The scenario of the current game."""
-        return self.state.scenario
+    def _generate(self, seed: int) -> Scenario:
+        from cardwar.envs.hexwar.generator import generate_scenario
+
+        return generate_scenario(seed)
 
     def _new_state(self, seeder: np.random.Generator) -> HexState:
-        game_seed = int(seeder.integers(2**63))
-        scenario = self.fixed_scenario
-        if self.random_scenarios:
-            from cardwar.envs.hexwar.generator import generate_scenario
-
-            scenario = generate_scenario(_split_seed(int(seeder.integers(2**31)), self.split))
+        game_seed, scenario = self._draw_game(seeder)
         return HexState.new_game(scenario, self.config, game_seed)
 
     def _encode(self, seat: int) -> np.ndarray:
@@ -148,4 +128,4 @@ class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801
         return render_rgb(self.state, viewer)
 
 
-__all__ = ["env", "raw_env", "HexIllegalActionError", "AGENTS"]
+__all__ = ["env", "raw_env", "HexIllegalActionError", "AGENTS", "RANDOM_SPLITS"]

@@ -23,11 +23,7 @@ from cardwar.envs import naval_v0
 
 env = naval_v0.env(render_mode="ansi")
 env.reset(seed=42)
-for agent in env.agent_iter():
-    obs, reward, termination, truncation, info = env.last()
-    action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
-    env.step(action)
-print(env.render())
+{{AEC_LOOP}}
 ```
 
 ## Observation
@@ -83,9 +79,9 @@ from cardwar.envs.naval import NUM_ACTIONS, IllegalActionError, NavalConfig, Nav
 from cardwar.envs.naval.actions import ACTION_TABLE
 from cardwar.envs.naval.observation import FEATURE_TABLE, OBS_SIZE, encode_observation
 from cardwar.envs.naval.render import render_state
-from cardwar.envs.turn_based_env import TurnBasedEnv, standard_wrappers
+from cardwar.envs.turn_based_env import AEC_LOOP, TurnBasedEnv, standard_wrappers
 
-__doc__ = fill(__doc__, FEATURE_TABLE=FEATURE_TABLE, ACTION_TABLE=ACTION_TABLE)
+__doc__ = fill(__doc__, FEATURE_TABLE=FEATURE_TABLE, ACTION_TABLE=ACTION_TABLE, AEC_LOOP=AEC_LOOP)
 
 AGENTS = ["captain_a", "captain_b"]
 

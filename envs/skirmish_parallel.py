@@ -135,6 +135,7 @@ from cardwar.envs.skirmish.rules import SkirmishRules
 from cardwar.envs.skirmish.scenario import Scenario, load_scenario
 from cardwar.envs.skirmish.state import Decision, SkirmishState, new_state
 from cardwar.envs.skirmish_v0 import effective_rules
+from cardwar.envs.turn_based_env import render_frame
 
 N_SPACE = N_ACTIONS + 1
 DEFAULT_SCENARIO = "ww2_squads"
@@ -297,16 +298,7 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
         return encode_state(self.game, asked=tuple(self._questions))
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        text = self._render_text()
-        if self.render_mode == "human":
-            print(text + "\n")
-            return None
-        return text
+        return render_frame(self.render_mode, self._render_text)
 
     def close(self) -> None:
         pass

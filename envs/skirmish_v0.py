@@ -30,11 +30,7 @@ from cardwar.envs import skirmish_v0
 
 env = skirmish_v0.env(scenario="duel", render_mode="ansi", render_viewer="player_0")
 env.reset(seed=1)
-for agent in env.agent_iter():
-    obs, reward, termination, truncation, info = env.last()
-    action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
-    env.step(action)
-print(env.render())
+{{AEC_LOOP}}
 ```
 
 ## Observation
@@ -92,15 +88,13 @@ from cardwar.envs.skirmish.observation import NUM_PLANES, OBS_SHAPE, PLANE_TABLE
 from cardwar.envs.skirmish.rules import SkirmishRules, SkirmishRulesError
 from cardwar.envs.skirmish.scenario import Scenario, load_scenario
 from cardwar.envs.skirmish.state import SkirmishIllegalActionError, SkirmishState, new_state
-from cardwar.envs.turn_based_env import TurnBasedEnv, standard_wrappers
+from cardwar.envs.turn_based_env import AEC_LOOP, RANDOM_SPLITS, ScenarioEnv, standard_wrappers
 
 __doc__ = fill(__doc__, PLANE_TABLE=PLANE_TABLE, ACTION_TABLE=ACTION_TABLE, N_ACTIONS=str(N_ACTIONS),
-               OBS_SHAPE=str(OBS_SHAPE), NUM_PLANES=str(NUM_PLANES))
+               OBS_SHAPE=str(OBS_SHAPE), NUM_PLANES=str(NUM_PLANES), AEC_LOOP=AEC_LOOP)
 
 AGENTS = ["player_0", "player_1"]
 DEFAULT_SCENARIO = "ww2_squads"
-RANDOM_SPLITS: dict[str, int | None] = {"random": None, "random:train": 0, "random:test": 1}
-"""Procedural scenarios: all of them, or one of two disjoint halves (even / odd generator seeds)."""
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -133,7 +127,7 @@ class _NoSuggestions:
 _NO_SUGGESTIONS: Any = _NoSuggestions()
 
 
-class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801
+class raw_env(ScenarioEnv, EzPickle):  # noqa: N801
     """The skirmish as an AEC env, one agent a side; see the module docstring."""
 
     # not parallelizable by PettingZoo's aec_to_parallel (a side answers several steps in a row); the Parallel API
@@ -148,30 +142,19 @@ class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801
                  render_mode: str | None = None, render_viewer: str | None = None) -> None:
         EzPickle.__init__(self, scenario=scenario, rules=rules, render_mode=render_mode, render_viewer=render_viewer)
         self.rules = rules
-        self.random_scenarios = isinstance(scenario, str) and scenario in RANDOM_SPLITS
-        self.split = RANDOM_SPLITS.get(scenario) if self.random_scenarios else None  # type: ignore[arg-type]
-        if self.random_scenarios:
-            self.fixed_scenario = None
-            # check the options once now: a bad one is an error at construction, not at reset
-            self.config = effective_rules(_NO_SUGGESTIONS, rules)
-        else:
-            self.fixed_scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
-            self.config = effective_rules(self.fixed_scenario, rules)
+        self._choose_scenario(scenario, Scenario, load_scenario)
+        # random scenarios: check the options once now, so that a bad one is an error at construction, not at reset
+        self.config = effective_rules(_NO_SUGGESTIONS if self.fixed_scenario is None else self.fixed_scenario, rules)
         self._setup(render_mode, render_viewer)
 
-    @property
-    def scenario(self) -> Scenario:
-        """The scenario of the current game."""
-        return self.state.scenario
+    def _generate(self, seed: int) -> Scenario:
+        from cardwar.envs.skirmish.generator import generate
+
+        return generate(seed)
 
     def _new_state(self, seeder: np.random.Generator) -> SkirmishState:
-        game_seed = int(seeder.integers(2**63))
-        scenario = self.fixed_scenario
+        game_seed, scenario = self._draw_game(seeder)
         if self.random_scenarios:
-            from cardwar.envs.skirmish.generator import generate
-
-            gen_seed = int(seeder.integers(2**31))
-            scenario = generate(gen_seed if self.split is None else (gen_seed & ~1) | self.split)
             self.config = effective_rules(scenario, self.rules)
         return new_state(scenario, self.config, game_seed)
 
@@ -188,5 +171,6 @@ class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801
 
         return render_rgb(self.state, viewer)
 
-__all__ = ["AGENTS", "DEFAULT_SCENARIO", "SkirmishIllegalActionError", "SkirmishRulesError", "effective_rules", "env",
-           "parallel_env", "raw_env"]
+
+__all__ = ["AGENTS", "DEFAULT_SCENARIO", "RANDOM_SPLITS", "SkirmishIllegalActionError", "SkirmishRulesError",
+           "effective_rules", "env", "parallel_env", "raw_env"]

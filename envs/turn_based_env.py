@@ -9,11 +9,16 @@ The engine contract the state must meet: ``current_player``, ``legal_actions()``
 ``apply_action(action, validate=True)`` (raising a ValueError subclass with the
 reason for an illegal action), ``is_terminal()``, ``returns()``, ``result``,
 ``information_view(seat)`` and ``move_number``.
+
+The hex games play scenarios: :class:`ScenarioEnv` adds a fixed scenario (a shipped name, a path or a
+scenario object) or a procedural one each reset (:data:`RANDOM_SPLITS`). :func:`render_frame` is the
+render protocol every env of the package follows, the Parallel skirmish's included.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -27,6 +32,41 @@ def standard_wrappers(env: AECEnv) -> AECEnv:
     env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
     env = wrappers.AssertOutOfBoundsWrapper(env)
     return wrappers.OrderEnforcingWrapper(env)
+
+
+AEC_LOOP = """for agent in env.agent_iter():
+    obs, reward, termination, truncation, info = env.last()
+    action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
+    env.step(action)
+print(env.render())"""
+"""The usage pages' game loop (an env ``env`` just reset), put in for their ``{{AEC_LOOP}}`` marker."""
+
+RANDOM_SPLITS: dict[str, int | None] = {"random": None, "random:train": 0, "random:test": 1}
+"""Procedural scenarios: all of them, or one of two disjoint halves (even / odd generator seeds), so that
+an agent trained on ``"random:train"`` can be tested on maps it never saw."""
+
+
+def split_seed(seed: int, split: int | None) -> int:
+    """The generator seed drawn for a split: even seeds train, odd seeds test."""
+    return seed if split is None else (seed & ~1) | split
+
+
+def render_frame(render_mode: str | None, text: Callable[[], str],
+                 rgb: Callable[[], np.ndarray] | None = None) -> str | np.ndarray | None:
+    """What ``render()`` gives in ``render_mode``: Gymnasium's warning and ``None`` without a mode, the
+    picture for ``"rgb_array"``, the text for ``"ansi"``, the text printed (and ``None``) for ``"human"``."""
+    if render_mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+        return None
+    if render_mode == "rgb_array" and rgb is not None:
+        return rgb()
+    frame = text()
+    if render_mode == "human":
+        print(frame + "\n")
+        return None
+    return frame
 
 
 class TurnBasedEnv(AECEnv):
@@ -130,21 +170,42 @@ class TurnBasedEnv(AECEnv):
             self.render()
 
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
         viewer: int | str | None = self.render_viewer
         if viewer in self.AGENTS:
             viewer = self.AGENTS.index(viewer)  # type: ignore[arg-type]
-        if self.render_mode == "rgb_array":
-            return self._render_rgb(viewer)
-        text = self._render_text(viewer) if self.state is not None else "(not reset)"
-        if self.render_mode == "human":
-            print(text + "\n")
-            return None
-        return text
+        return render_frame(self.render_mode,
+                            lambda: self._render_text(viewer) if self.state is not None else "(not reset)",
+                            lambda: self._render_rgb(viewer))
 
     def close(self) -> None:
         pass
+
+
+class ScenarioEnv(TurnBasedEnv):
+    """A :class:`TurnBasedEnv` played on scenarios: a fixed one, or a procedural one each reset."""
+
+    def _choose_scenario(self, scenario: Any, scenario_type: type, load: Callable[[str], Any]) -> None:
+        """Set ``random_scenarios``, ``split`` and ``fixed_scenario`` (call from ``__init__``): a name of
+        :data:`RANDOM_SPLITS` draws a new scenario each reset, a ``scenario_type`` is played as it is, and
+        anything else is ``load``-ed (a shipped name or a path)."""
+        self.random_scenarios = isinstance(scenario, str) and scenario in RANDOM_SPLITS
+        self.split = RANDOM_SPLITS[scenario] if self.random_scenarios else None
+        self.fixed_scenario = None if self.random_scenarios else (
+            scenario if isinstance(scenario, scenario_type) else load(scenario))
+
+    def _generate(self, seed: int) -> Any:
+        """The procedural scenario of generator seed ``seed`` (hook for envs that allow ``"random"``)."""
+        raise NotImplementedError
+
+    def _draw_game(self, seeder: np.random.Generator) -> tuple[int, Any]:
+        """The next game's seed and scenario, drawn from ``seeder`` in that order: the fixed scenario, or
+        a procedural one from a generator seed in this env's split."""
+        game_seed = int(seeder.integers(2**63))
+        if not self.random_scenarios:
+            return game_seed, self.fixed_scenario
+        return game_seed, self._generate(split_seed(int(seeder.integers(2**31)), self.split))
+
+    @property
+    def scenario(self) -> Any:
+        """The scenario of the current game."""
+        return self.state.scenario

@@ -41,12 +41,16 @@ it plus the counters and text (a few milliseconds).
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections import OrderedDict
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from cardwar.envs.hexmap.picture import HIGHLIGHT, INK, PAPER, SIDE_RGB, TITLE_BG, ascii_text
+from cardwar.envs.hexmap.picture import font as _font
+from cardwar.envs.hexmap.picture import hexagon as _hexagon
+from cardwar.envs.hexmap.picture import hex_centre, map_size
+from cardwar.envs.hexmap.picture import star as _star
 from cardwar.envs.hexwar.hexgrid import label
 from cardwar.envs.hexwar.scenario import MAX_WIDTH, SIDES, Scenario, cell_of, hex_of
 from cardwar.envs.hexwar.state import HexPhase, HexState, card_order_key
@@ -70,14 +74,9 @@ MIN_IMAGE_W = 640
 SS = 2
 """Supersampling factor of the cached terrain layer."""
 
-PAPER = (238, 233, 220)
-INK = (30, 30, 36)
-TITLE_BG = (38, 42, 52)
 OUTLINE = (96, 100, 84)
-SIDE_RGB = ((46, 96, 204), (206, 56, 46))
 SIDE_TEXT = ((150, 190, 255), (255, 150, 140))
 HOLDER_RGB = {0: SIDE_RGB[0], 1: SIDE_RGB[1], -1: (250, 250, 250)}
-HIGHLIGHT = (255, 214, 0)
 SHOT = (255, 140, 0)
 
 BASE = {
@@ -96,70 +95,27 @@ DARK_TERRAIN = frozenset({Terrain.WOODS, Terrain.RIVER, Terrain.BRIDGE, Terrain.
 """Terrain whose hex label is written in a light colour."""
 WATER = frozenset({Terrain.RIVER, Terrain.FORD, Terrain.BRIDGE, Terrain.LAKE})
 
-_FONTS: dict[int, ImageFont.ImageFont | ImageFont.FreeTypeFont] = {}
-
-
-def _font(size: int):
-    """Pillow's default font at ``size`` (the bitmap default where sizes are not supported)."""
-    f = _FONTS.get(size)
-    if f is None:
-        try:
-            f = ImageFont.load_default(size=size)
-        except TypeError:  # pragma: no cover - Pillow < 10.1
-            f = ImageFont.load_default()
-        _FONTS[size] = f
-    return f
-
-
 _SPELL = {"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "–": "-", "—": "-",
           "‘": "'", "’": "'", "“": '"', "”": '"'}
 
 
 def _ascii(text: str) -> str:
     """``text`` in ASCII: the default font draws a box for most other characters."""
-    if text.isascii():
-        return text
-    out = []
-    for ch in text:
-        if ch.isascii():
-            out.append(ch)
-        elif ch in _SPELL:
-            out.append(_SPELL[ch])
-        else:
-            plain = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
-            out.append(plain or "?")
-    return "".join(out)
+    return ascii_text(text, _SPELL)
 
 
 class _Layout:
     """Pixel geometry of one scenario's picture."""
 
     def __init__(self, sc: Scenario) -> None:
-        self.map_w = HW * (sc.width + (0.5 if sc.height > 1 else 0.0))
-        self.map_h = 1.5 * R * (sc.height - 1) + 2 * R
+        self.map_w, self.map_h = map_size(sc.width, sc.height, R)
         self.w = int(max(MIN_IMAGE_W, math.ceil(self.map_w) + 2 * MARGIN))
         self.map_y = TITLE_H + MARGIN // 2
         self.h = int(self.map_y + math.ceil(self.map_h) + MARGIN // 2 + CARDS_H + BOTTOM_H)
         self.ox = (self.w - self.map_w) / 2
 
     def centre(self, cell: int) -> tuple[float, float]:
-        col, row = cell % MAX_WIDTH, cell // MAX_WIDTH
-        return self.ox + HW * (col + 0.5 * (row & 1)) + HW / 2, self.map_y + R + 1.5 * R * row
-
-
-def _hexagon(cx: float, cy: float, r: float, k: float = 1.0) -> list[tuple[float, float]]:
-    """Corners of a pointy-top hexagon (scaled by ``k``)."""
-    return [((cx + r * math.cos(math.radians(60 * i - 30))) * k, (cy + r * math.sin(math.radians(60 * i - 30))) * k)
-            for i in range(6)]
-
-
-def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-    pts = []
-    for i in range(10):
-        rad = r if i % 2 == 0 else r * 0.45
-        a = math.radians(-90 + 36 * i)
-        pts.append((cx + rad * math.cos(a), cy + rad * math.sin(a)))
-    return pts
+        return hex_centre(cell % MAX_WIDTH, cell // MAX_WIDTH, R, self.ox, self.map_y)
 
 
 # ------------------------------------------------------------------ terrain layer (cached)

@@ -30,13 +30,13 @@ File format (``configs/scenarios/hexwar/*.yaml``)::
 
 from __future__ import annotations
 
-import pathlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from cardwar.envs.hexwar.hexgrid import Hex, from_offset, label, parse_label, to_offset
 from cardwar.envs.hexwar.terrain import CHARS, IMPASSABLE, Terrain, stack_limit
 from cardwar.envs.hexwar.units import TYPE_NAMES, UnitType
+from cardwar.envs.scenario_files import FieldReader, load_yaml, resolve_path, shipped_names
 
 MAX_WIDTH, MAX_HEIGHT = 12, 10
 MAX_OBJECTIVE_VALUE = 10
@@ -193,31 +193,10 @@ def hex_of(cell: int) -> Hex:
     return from_offset(cell % MAX_WIDTH, cell // MAX_WIDTH)
 
 
-class _Reader:
-    """Field access that reports the file and the field path on any mistake."""
+class _Reader(FieldReader):
+    """Field access that reports the file and the field path on any mistake (as a :class:`ScenarioError`)."""
 
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, where: str, msg: str) -> ScenarioError:
-        return ScenarioError(f"{self.source}: {where}: {msg}")
-
-    def mapping(self, data: Any, where: str, required: set[str], optional: set[str]) -> dict:
-        if not isinstance(data, dict):
-            raise self.fail(where, f"expected a mapping, got {type(data).__name__}")
-        missing = required - set(data)
-        if missing:
-            raise self.fail(where, f"missing field(s) {', '.join(sorted(missing))}")
-        unknown = set(data) - required - optional
-        if unknown:
-            raise self.fail(where, f"unknown field(s) {', '.join(sorted(map(str, unknown)))}; "
-                                   f"known: {', '.join(sorted(required | optional))}")
-        return data
-
-    def integer(self, value: Any, where: str, lo: int, hi: int) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            raise self.fail(where, f"expected an integer {lo}..{hi}, got {value!r}")
-        return value
+    error = ScenarioError
 
 
 def scenario_from_dict(data: Any, name: str = "scenario", source: str = "<scenario>") -> Scenario:
@@ -314,28 +293,12 @@ def scenario_from_dict(data: Any, name: str = "scenario", source: str = "<scenar
 
 def available_scenarios() -> list[str]:
     """Names of the shipped scenarios."""
-    return sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
+    return shipped_names(SCENARIO_DIR)
 
 
-def _yaml_error_line(err: Exception) -> str:
-    """A YAML parser error as one line: what is wrong and where (line, column)."""
-    mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
-    what = getattr(err, "problem", None) or getattr(err, "context", None)
-    if mark is None or what is None:
-        return " ".join(str(err).split())
-    return " ".join(f"{what} at line {mark.line + 1}, column {mark.column + 1}".split())
-
-
-def _scenario_path(name_or_path: str) -> pathlib.Path:
-    """The file of a shipped scenario name, or ``name_or_path`` itself when it names a file or folder."""
-    path = pathlib.Path(name_or_path)
-    shipped = SCENARIO_DIR / f"{name_or_path}.yaml"
-    if path.suffix in (".yaml", ".yml") or path.exists() or len(path.parts) > 1:
-        return path
-    if shipped.is_file():
-        return shipped
-    raise ScenarioError(f"unknown scenario {name_or_path!r}; scenarios: {', '.join(available_scenarios())}, "
-                        "random, or a path to a .yaml file")
+def _unknown(name: str) -> str:
+    return (f"unknown scenario {name!r}; scenarios: {', '.join(available_scenarios())}, "
+            "random, or a path to a .yaml file")
 
 
 def load_scenario(name_or_path: str) -> Scenario:
@@ -344,23 +307,6 @@ def load_scenario(name_or_path: str) -> Scenario:
     Every failure is a :class:`ScenarioError` of one line naming the file: no such file, a
     folder, a file that is not text, YAML that does not parse, or a field that is wrong.
     """
-    import yaml
-
-    path = _scenario_path(str(name_or_path))
-    if path.is_dir():
-        raise ScenarioError(f"{path}: is a folder, not a scenario file (give a .yaml file)")
-    if not path.exists():
-        raise ScenarioError(f"{path}: no such scenario file")
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        raise ScenarioError(f"{path}: not a text file (a scenario is UTF-8 YAML text)") from None
-    except OSError as err:
-        raise ScenarioError(f"{path}: cannot be read: {err.strerror or err}") from None
-    if "\x00" in text:
-        raise ScenarioError(f"{path}: not a text file (a scenario is UTF-8 YAML text)")
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        raise ScenarioError(f"{path}: not valid YAML: {_yaml_error_line(err)}") from None
+    path = resolve_path(str(name_or_path), SCENARIO_DIR, ScenarioError, _unknown)
+    data = load_yaml(path, ScenarioError)
     return scenario_from_dict(data, name=path.stem, source=str(path))

@@ -33,13 +33,18 @@ from __future__ import annotations
 
 import math
 import textwrap
-import unicodedata
 from collections import OrderedDict
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from cardwar.envs.hexmap.picture import HIGHLIGHT, INK, PAPER, SIDE_RGB, TITLE_BG
+from cardwar.envs.hexmap.picture import ascii_text as _ascii
+from cardwar.envs.hexmap.picture import font as _font
+from cardwar.envs.hexmap.picture import hexagon as _hexagon
+from cardwar.envs.hexmap.picture import hex_centre, map_size
+from cardwar.envs.hexmap.picture import star as _star
 from cardwar.envs.skirmish.actions import GRID, WIDTH
 from cardwar.envs.skirmish.board import Board, Edge, Ground
 from cardwar.envs.skirmish.cards import card_to_str
@@ -49,21 +54,15 @@ from cardwar.envs.skirmish.view import UnitView
 # ------------------------------------------------------------------ geometry and palette
 R = 20.0
 """Hex radius (centre to corner) in pixels."""
-HW = math.sqrt(3) * R
 MARGIN = 12
 TITLE_H = 34
 PANEL_W = 300
 MIN_H = 560
 
-PAPER = (238, 233, 220)
-INK = (30, 30, 36)
-TITLE_BG = (38, 42, 52)
 PANEL_BG = (226, 220, 204)
 OUTLINE = (110, 112, 96)
-SIDE_RGB = ((46, 96, 204), (206, 56, 46))
 SIDE_DARK = ((24, 52, 120), (120, 28, 22))
 NOBODY = (250, 250, 250)
-HIGHLIGHT = (255, 214, 0)
 FIRE = (255, 128, 0)
 
 GROUND_RGB = {
@@ -97,27 +96,6 @@ LEGEND_LINES = ("Weapons: R rifle S SMG L LMG M MMG P pistol A anti-tank",
                 "Edges: walls grey, hedges green, doors brown, windows blue")
 """The panel's key, at its foot."""
 
-_FONTS: dict[int, Any] = {}
-
-
-def _font(size: int):
-    f = _FONTS.get(size)
-    if f is None:
-        try:
-            f = ImageFont.load_default(size=size)
-        except TypeError:  # pragma: no cover - Pillow < 10.1
-            f = ImageFont.load_default()
-        _FONTS[size] = f
-    return f
-
-
-def _ascii(text: str) -> str:
-    """``text`` in ASCII: the default font draws a box for most other characters."""
-    if text.isascii():
-        return text
-    return "".join(ch if ch.isascii() else
-                   (unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode() or "?") for ch in text)
-
 
 def _weapon_letter(u: UnitView) -> str:
     if u.weapon.startswith("at_"):
@@ -130,8 +108,7 @@ class Layout:
 
     def __init__(self, width: int, height: int) -> None:
         self.cols, self.rows = width, height
-        self.map_w = HW * (width + (0.5 if height > 1 else 0.0))
-        self.map_h = 1.5 * R * (height - 1) + 2 * R
+        self.map_w, self.map_h = map_size(width, height, R)
         self.map_x = MARGIN
         self.map_y = TITLE_H + MARGIN
         self.panel_x = int(math.ceil(self.map_x + self.map_w + MARGIN))
@@ -139,21 +116,10 @@ class Layout:
         self.h = int(max(MIN_H, math.ceil(self.map_y + self.map_h + MARGIN)))
 
     def centre(self, cell: int) -> tuple[float, float]:
-        col, row = cell % WIDTH, cell // WIDTH
-        return self.map_x + HW * (col + 0.5 * (row & 1)) + HW / 2, self.map_y + R + 1.5 * R * row
+        return hex_centre(cell % WIDTH, cell // WIDTH, R, self.map_x, self.map_y)
 
     def cells(self) -> list[int]:
         return [r * WIDTH + c for r in range(self.rows) for c in range(self.cols)]
-
-
-def _hexagon(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-    return [(cx + r * math.cos(math.radians(60 * i - 30)), cy + r * math.sin(math.radians(60 * i - 30)))
-            for i in range(6)]
-
-
-def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-    return [(cx + (r if i % 2 == 0 else r * 0.45) * math.cos(math.radians(-90 + 36 * i)),
-             cy + (r if i % 2 == 0 else r * 0.45) * math.sin(math.radians(-90 + 36 * i))) for i in range(10)]
 
 
 def _side_segment(lay: Layout, a: int, b: int, shrink: float = 0.0) -> tuple[tuple[float, float], tuple[float, float]]:

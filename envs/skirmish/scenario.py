@@ -53,6 +53,7 @@ from typing import Any
 from cardwar.configs import CONFIG_DIR
 from cardwar.envs.skirmish.cards import Quality
 from cardwar.envs.skirmish.figures import Stance
+from cardwar.envs.scenario_files import FieldReader, load_yaml, resolve_path, shipped_names
 from cardwar.envs.skirmish.weapons import AT_WEAPONS, FIREARMS, SEED_WEAPONS, Armour
 
 SKIRMISH_SCENARIO_DIR = CONFIG_DIR / "scenarios" / "skirmish"
@@ -320,31 +321,11 @@ def reachable(ground: str, edges: dict[tuple[int, int], str], starts) -> set[int
 
 
 # ------------------------------------------------------------------ reading
-class _Reader:
-    """Field access that reports the file and the field path on any mistake."""
+class _Reader(FieldReader):
+    """Field access that reports the file and the field path on any mistake (a one-line :class:`ScenarioError`)."""
 
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, where: str, msg: str) -> ScenarioError:
-        return ScenarioError(" ".join(f"{self.source}: {where}: {msg}".split()))
-
-    def mapping(self, data: Any, where: str, required: set[str], optional: set[str]) -> dict:
-        if not isinstance(data, dict):
-            raise self.fail(where, f"expected a mapping, got {type(data).__name__}")
-        missing = required - set(data)
-        if missing:
-            raise self.fail(where, f"missing field(s) {', '.join(sorted(missing))}")
-        unknown = set(data) - required - optional
-        if unknown:
-            raise self.fail(where, f"unknown field(s) {', '.join(sorted(map(str, unknown)))}; "
-                                   f"known: {', '.join(sorted(required | optional))}")
-        return data
-
-    def integer(self, value: Any, where: str, lo: int, hi: int) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            raise self.fail(where, f"expected an integer {lo}..{hi}, got {value!r}")
-        return value
+    error = ScenarioError
+    one_line = True
 
     def text(self, value: Any, where: str) -> str:
         if not isinstance(value, str) or not value.strip() or "\n" in value.strip():
@@ -748,47 +729,16 @@ _GROUND_NAME = {".": "clear", ",": "light cover", "W": "woods", "r": "rough", "o
 # ------------------------------------------------------------------ files
 def scenario_names() -> list[str]:
     """Names of the shipped skirmish scenarios."""
-    return sorted(p.stem for p in SKIRMISH_SCENARIO_DIR.glob("*.yaml"))
+    return shipped_names(SKIRMISH_SCENARIO_DIR)
 
 
-def _yaml_error_line(err: Exception) -> str:
-    mark = getattr(err, "problem_mark", None) or getattr(err, "context_mark", None)
-    what = getattr(err, "problem", None) or getattr(err, "context", None)
-    if mark is None or what is None:
-        return " ".join(str(err).split())
-    return " ".join(f"{what} at line {mark.line + 1}, column {mark.column + 1}".split())
-
-
-def _scenario_path(name_or_path: str) -> pathlib.Path:
-    path = pathlib.Path(name_or_path)
-    shipped = SKIRMISH_SCENARIO_DIR / f"{name_or_path}.yaml"
-    if path.suffix in (".yaml", ".yml") or path.exists() or len(path.parts) > 1:
-        return path
-    if shipped.is_file():
-        return shipped
-    raise ScenarioError(f"unknown skirmish scenario {name_or_path!r}; scenarios: {', '.join(scenario_names())}, "
-                        "or a path to a .yaml file")
+def _unknown(name: str) -> str:
+    return (f"unknown skirmish scenario {name!r}; scenarios: {', '.join(scenario_names())}, "
+            "or a path to a .yaml file")
 
 
 def load_scenario(name_or_path: str | pathlib.Path) -> Scenario:
     """A shipped scenario by name, or a YAML file by path; every failure is a one-line :class:`ScenarioError`."""
-    import yaml
-
-    path = _scenario_path(str(name_or_path))
-    if path.is_dir():
-        raise ScenarioError(f"{path}: is a folder, not a scenario file (give a .yaml file)")
-    if not path.exists():
-        raise ScenarioError(f"{path}: no such scenario file")
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        raise ScenarioError(f"{path}: not a text file (a scenario is UTF-8 YAML text)") from None
-    except OSError as err:
-        raise ScenarioError(f"{path}: cannot be read: {err.strerror or err}") from None
-    if "\x00" in text:
-        raise ScenarioError(f"{path}: not a text file (a scenario is UTF-8 YAML text)")
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as err:
-        raise ScenarioError(f"{path}: not valid YAML: {_yaml_error_line(err)}") from None
+    path = resolve_path(str(name_or_path), SKIRMISH_SCENARIO_DIR, ScenarioError, _unknown)
+    data = load_yaml(path, ScenarioError)
     return scenario_from_dict(data, name=path.stem, source=str(path))

@@ -289,6 +289,7 @@ def _end_moves(s: SkirmishState) -> None:
         if isinstance(u, Tank):
             u.v.end_turn(moved=u.moved)
     s.schedule = {}
+    moving.settle(s)
     s.tick = 0  # how long the moves took would tell of unseen movers
     _check_exits(s)
     update_sight(s)

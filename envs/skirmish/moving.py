@@ -66,9 +66,10 @@ def _enter_once(s: SkirmishState, tick: int) -> list[Soldier | Tank]:
             s.schedule[uid] = []
             continue
         holder = s.unit_at(cell)
-        if holder is not None or not _mine_check(s, u, cell):
+        if (holder is not None and not _passes(s, u, holder)) or not _mine_check(s, u, cell):
             s.schedule[uid] = []  # blocked: stops where it is (§4.3)
             continue
+        s.trail.setdefault(uid, []).append(u.cell)
         if isinstance(u, Soldier) and u.aboard is not None:
             if s.units[u.aboard].moved or s.unit_at(cell) is not None:
                 s.schedule[uid] = []  # the vehicle drove on: still aboard
@@ -86,6 +87,28 @@ def _enter_once(s: SkirmishState, tick: int) -> list[Soldier | Tank]:
         moved.append(u)
         take_objective(s, u)
     return moved
+
+
+def _passes(s: SkirmishState, u: Soldier | Tank, holder: Soldier | Tank) -> bool:
+    """A figure on foot may pass through a friend's hex, sharing it for a tick, but not end its move there
+    (§4.3): the hex is not the last of its move."""
+    return (isinstance(u, Soldier) and isinstance(holder, Soldier) and holder.side == u.side and u.aboard is None
+            and len(s.schedule.get(u.uid) or ()) > 1)
+
+
+def settle(s: SkirmishState) -> None:
+    """When moves end, a figure left sharing a friend's hex (its move cut short there by a wound or a blocked
+    hex) steps back along its path to the last hex it can have alone; one unit a hex again (§4.3)."""
+    for uid in sorted(s.trail, key=lambda i: -len(s.trail[i])):
+        u = s.units[uid]
+        if not u.holds_hex or sum(1 for o in s.units if o.holds_hex and o.cell == u.cell) < 2:
+            continue
+        back = [c for c in reversed(s.trail[uid]) if s.unit_at(c) is None]
+        if not back:
+            back = [c for c in s.scenario.board.neighbours(u.cell) if s.unit_at(c) is None]
+        if back:
+            u.cell = back[0]
+    s.trail = {}
 
 
 def _priority(s: SkirmishState, u: Soldier | Tank, cell: int, due: list[tuple[int, int]]) -> tuple:

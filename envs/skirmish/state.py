@@ -102,6 +102,8 @@ class SkirmishState:
     courage: dict[int, list[int]] = field(default_factory=dict)
     """Figures on a courageous act (§3.4): uid -> [the King played, wounds held pending]."""
     interrupts: list[tuple[int, list[int]]] = field(default_factory=list)
+    trail: dict[int, list[int]] = field(default_factory=dict)
+    """The hexes each mover has left during the moves in play (to step back from a friend's hex, §4.3)."""
     """Opportunity-fire units still to be asked at this tick (§5.5)."""
 
     # ------------------------------------------------------------------ the decision interface

@@ -434,8 +434,6 @@ def test_opportunity_fire_after_the_move_picks_a_hex_of_the_path():
 
 
 # ============================================================================ §4.3 moves
-@pytest.mark.xfail(strict=True, reason="engine bug: moving.enter stops a mover at any occupied hex, a friend's "
-                   "included, though board.paths routes through friends (RULES.md §4.3)")
 def test_a_mover_passes_through_a_friends_hex():
     """RULES.md §4.3: "a mover may pass through a hex holding a friend (sharing it for a tick) but may not end its
     move there". The cheapest path from A3 to D3 runs through B3, where a friend stays."""

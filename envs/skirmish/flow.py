@@ -74,10 +74,9 @@ def _start_turn(s: SkirmishState) -> None:
     s.orders = {}
     s.moves_revealed = s.combat_revealed = False
     for u in s.units:
-        u.moved = False
-        u.acted = False
+        u.moved = u.acted = u.watch_fired = False
         if isinstance(u, Soldier):
-            u.ran = u.crawled = u.watch_fired = False
+            u.ran = u.crawled = False
     if s.rules.sequence == "deck":
         s.deck = _build_deck(s)
         s.stage = "deck"
@@ -638,8 +637,7 @@ def _deck_activity(s: SkirmishState) -> None:
         return
     if act == "watch":
         s.orders[u.uid] = Order(watch=True)
-        if isinstance(u, Soldier):
-            u.watch_fired = False
+        u.watch_fired = False
         return
     if isinstance(u, Soldier):
         u.ran = False

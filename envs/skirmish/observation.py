@@ -196,7 +196,7 @@ def encode_observation(v: SkirmishView, scenario: Scenario) -> np.ndarray:
                 acc[_O["own_petrol_bombs"] + c] = min(u.petrol_bombs * 0.25, 1.0)
             if u.at_ammo:
                 acc[_O["own_at_ammo"] + c] = min(u.at_ammo / 6.0, 1.0)
-            if u.jammed:
+            if u.jammed or u.at_jammed:
                 acc[_O["own_jammed"] + c] = 1.0
             if u.burning:
                 acc[_O["own_burning"] + c] = 1.0
@@ -354,7 +354,7 @@ _PLANE_MEANINGS = {
     "own_grenades": ("[0, 1]", "grenades / 4, at most 1"),
     "own_petrol_bombs": ("[0, 1]", "petrol bombs / 4, at most 1"),
     "own_at_ammo": ("[0, 1]", "anti-tank rounds / 6, at most 1"),
-    "own_jammed": ("0/1", "its firearm is jammed"),
+    "own_jammed": ("0/1", "its firearm or anti-tank weapon is jammed"),
     "own_burning": ("0/1", "it is on fire"),
     "own_watching": ("0/1", "it declared opportunity fire this turn"),
     "own_moved": ("0/1", "it moved this turn"),

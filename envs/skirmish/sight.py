@@ -76,4 +76,9 @@ def can_fire_at(s: SkirmishState, u: Soldier | Tank, target: Soldier | Tank, rea
     """A target the unit's side sees, in the unit's own sight and reach (§5.1)."""
     if reach == 0 or not target.active or target.side == u.side or target.uid not in s.seen[u.side]:
         return False
+    if isinstance(u, Tank) and not u.v.can_traverse:  # guns that cannot traverse: the front arc only (§8.3)
+        from cardwar.envs.skirmish.vehicles import guns_bear
+
+        if not guns_bear(u.v, target.cell):
+            return False
     return in_range(s, u.cell, target.cell, reach) and sees(s, u.cell, target.cell)

@@ -48,6 +48,8 @@ class UnitView(NamedTuple):
     facing: int | None = None
     damage: tuple[str, ...] = ()
     order: dict[str, Any] | None = None
+    at_jammed: bool | None = None
+    """Its anti-tank weapon is jammed (own units only)."""
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,8 @@ def _unit_view(s: SkirmishState, u: Soldier | Tank, seat: int) -> UnitView | Non
                         bool(u.burning), u.active,
                         {"shoot": sk.shoot, "throw": sk.throw, "melee": sk.melee, "field_craft": sk.field_craft},
                         f.ammo, u.reserve, f.grenades, u.petrol_bombs, u.knives, u.at_weapon, u.at_ammo, u.jammed,
-                        u.deployed, u.moved, u.ran, bool(orders and orders.watch), None, None, (), order)
+                        u.deployed, u.moved, u.ran, bool(orders and orders.watch), None, None, (), order,
+                        u.at_jammed)
     if seen:
         watching = (bool(orders and orders.watch and not u.watch_fired)
                     if s.rules.sequence == "deck" or s.moves_revealed else None)

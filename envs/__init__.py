@@ -22,6 +22,10 @@ if _register is not None:
                         ("cardwar/skirmish-v0", "cardwar.envs.skirmish_v0:env")):
         if _id not in _aec_registry:
             _register("aec", _id, entry_point=_entry)
+    from pettingzoo import parallel_registry as _parallel_registry
+
+    if "cardwar/skirmish-v0" not in _parallel_registry:  # one agent per figure
+        _register("parallel", "cardwar/skirmish-v0", entry_point="cardwar.envs.skirmish_v0:parallel_env")
 
 
 ACTION_SPACES = ("moves", "steps")

@@ -132,7 +132,7 @@ from cardwar.envs.skirmish.actions import CHOICE, N_ACTIONS, Step, action_name
 from cardwar.envs.skirmish.figure_obs import (
     N_PLANES, N_SCALARS, NOOP, OBS_SIZE, UNIT_FEATURES, encode_figure, encode_state, plane_table, state_size)
 from cardwar.envs.skirmish.rules import SkirmishRules
-from cardwar.envs.skirmish.scenario import Scenario, load_scenario
+from cardwar.envs.skirmish.scenario import Scenario, ScenarioError, load_scenario
 from cardwar.envs.skirmish.state import Decision, SkirmishState, new_state
 from cardwar.envs.skirmish_v0 import effective_rules
 from cardwar.envs.turn_based_env import render_frame
@@ -179,6 +179,10 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.max_cycles = int(max_cycles)
+        if isinstance(scenario, str) and scenario.startswith("random"):
+            raise ScenarioError(f"the Parallel env plays one scenario (its agents are that scenario's figures), so "
+                                f"not {scenario!r}: pass a procedural map as "
+                                "scenario=cardwar.envs.skirmish.generator.generate(seed)")
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
         self.rules = effective_rules(self.scenario, rules)
         sc = self.scenario
@@ -255,6 +259,9 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
         if not self.agents:
             return {}, {}, {}, {}, {}
         s = self.game
+        unknown = sorted(set(actions) - set(self.agents))
+        if unknown:
+            raise ValueError(f"no agent {', '.join(map(repr, unknown))} in play; agents: {', '.join(self.agents)}")
         infos: dict[str, dict[str, Any]] = {a: {"illegal": False} for a in self.agents}
         for agent in self.agents:
             uid = self._uid_of[agent]

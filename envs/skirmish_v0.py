@@ -36,9 +36,10 @@ env.reset(seed=1)
 ## Observation
 `{"observation", "action_mask"}`. The observation is {{NUM_PLANES}} planes over the fixed 16 x 24 grid
 (planes x rows x columns, odd-r layout, `cell = row * 24 + col`), built from the side's information view
-(`env.unwrapped.view(agent)`, RULES.md §9.2): an unseen enemy appears only where it was last seen, the
-enemy's skills, Kings, mines and unrevealed orders never. Whole-board facts (the decision's step, the
-stage, cards drawn this turn, pack sizes, the activation card) are constant planes. Every plane, in
+(`env.unwrapped.view(agent)`, RULES.md §9.2): an unseen enemy appears only where it was last seen; the
+enemy's skills, its Kings (only how many it holds), mines and unrevealed orders never. Whole-board facts
+(the decision's step, the stage, cards drawn this turn, pack sizes, the activation card) are constant
+planes. Every plane, in
 order (built from the encoder's own names, `cardwar.envs.skirmish.observation.plane_table()`):
 
 {{PLANE_TABLE}}

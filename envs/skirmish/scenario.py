@@ -734,7 +734,7 @@ def scenario_names() -> list[str]:
 
 def _unknown(name: str) -> str:
     return (f"unknown skirmish scenario {name!r}; scenarios: {', '.join(scenario_names())}, "
-            "or a path to a .yaml file")
+            "random, random:train, random:test (the envs' procedural maps), or a path to a .yaml file")
 
 
 def load_scenario(name_or_path: str | pathlib.Path) -> Scenario:

@@ -125,10 +125,23 @@ class SkirmishState:
         if self.over or self.decision is None:
             raise ValueError("the game is over")
         if action not in self.decision.legal:
-            raise ValueError(f"action {action} is not legal at this {self.decision.step.name.lower()} step")
+            raise ValueError(self._illegal_reason(action))
         self.moves_made += 1
         flow.answer(self, self.decision, int(action))
         flow.advance(self)
+
+    def _illegal_reason(self, action: int) -> str:
+        """Why ``action`` is not legal now, naming what is asked and what would do."""
+        from cardwar.envs.skirmish.actions import action_name
+
+        d = self.decision
+        if not (isinstance(action, (int, np.integer)) and 0 <= action < N_ACTIONS):
+            return f"action id {action!r} is out of range: ids run 0..{N_ACTIONS - 1}"
+        who = f"{self.units[d.unit].name}'s " if d.unit is not None else ""
+        names = [action_name(a) for a in sorted(d.legal)]
+        shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
+        return (f"{action_name(action)} (id {action}) is not legal now: the {who}{d.step.name.lower()} step "
+                f"is asked; legal: {shown}")
 
     def is_terminal(self) -> bool:
         return self.over
@@ -272,9 +285,14 @@ def _soldier(uid: int, spec: Any, rules: SkirmishRules, rng: np.random.Generator
                    knives=spec.knives, at_weapon=at, at_ammo=at_ammo, role=spec.role)
 
 
-def new_state(scenario: Scenario, rules: SkirmishRules | None = None, seed: int = 0) -> SkirmishState:
-    """A game at its first decision: skills drawn, packs shuffled (RULES.md §2.1, §3.1)."""
-    rules = rules or SkirmishRules()
+def new_state(scenario: Scenario | str, rules: SkirmishRules | dict | None = None, seed: int = 0) -> SkirmishState:
+    """A game at its first decision: skills drawn, packs shuffled (RULES.md §2.1, §3.1). ``scenario`` may be
+    a shipped name or a YAML path, ``rules`` a dict of options (as the envs take them)."""
+    if not isinstance(scenario, Scenario):
+        from cardwar.envs.skirmish.scenario import load_scenario
+
+        scenario = load_scenario(scenario)
+    rules = rules if isinstance(rules, SkirmishRules) else SkirmishRules.from_dict(rules)
     rng = np.random.default_rng(seed)
     units: list[Soldier | Tank] = [_soldier(i, spec, rules, rng) for i, spec in enumerate(scenario.figures)]
     for spec in scenario.vehicles:

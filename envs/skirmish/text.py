@@ -413,7 +413,11 @@ def _unit_rows(sc: Scene, side: int) -> list[str]:
                     "" if status(u) in ("fit", "wounded") else status(u), *flags(u),
                     ("order: " + order_text(u)) if order_text(u) else ""]
         row = (head + " " + " ".join(t for t in tail if t)).rstrip()
-        rows.append(row[:TEXT_WIDTH])
+        if len(row) > TEXT_WIDTH and tail and tail[-1]:  # the order goes on a line of its own, whole
+            rows.append((head + " " + " ".join(t for t in tail[:-1] if t)).rstrip()[:TEXT_WIDTH])
+            rows.append(("      " + tail[-1])[:TEXT_WIDTH])
+        else:
+            rows.append(row[:TEXT_WIDTH])
     return rows or ["  (no unit known)"]
 
 

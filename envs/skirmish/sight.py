@@ -34,16 +34,27 @@ def seen_cells(s: SkirmishState, cell: int) -> frozenset[int]:
 
 
 def update_sight(s: SkirmishState) -> None:
-    """Recompute which enemy units each side sees now, and where it last saw the others."""
+    """Recompute which enemy units each side sees now, and where it last saw the others (§1.4): an enemy is
+    seen when it stands in the field of view of an active unit of the side (sight is symmetric)."""
+    units = s.units
+    board = s.scenario.board
+    cache = board.__dict__.setdefault("_seen_cells", {})
+    blockers, doors, edge = s.vehicle_cells(), s.open_doors, s.rules.edge_sight
+    open_view = s.rules.visibility == "open"
     for side in (0, 1):
-        views = [seen_cells(s, u.cell) for u in s.units if u.side == side and u.active]
+        views = []
+        for u in units:
+            if u.side == side and u.active:
+                v = cache.get((u.cell, blockers, doors, edge))
+                views.append(v if v is not None else seen_cells(s, u.cell))
         now = set()
-        for u in s.units:
+        for u in units:
             if u.side == side or not u.on_table:
                 continue
-            if s.rules.visibility == "open" or any(u.cell in v for v in views):
+            cell = u.cell
+            if open_view or any(cell in v for v in views):
                 now.add(u.uid)
-                s.last_seen[side][u.uid] = u.cell
+                s.last_seen[side][u.uid] = cell
                 s.last_look[side][u.uid] = ((int(u.fig.stance), u.fig.wounds, bool(u.burning), u.active)
                                             if isinstance(u, Soldier) else (2, 0, False, u.active))
         s.seen[side] = now

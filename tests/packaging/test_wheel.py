@@ -76,6 +76,8 @@ def test_the_wheel_installs_one_namespace_with_its_data(installed):
                  "cardwar/configs/tournaments/gauntlet.yaml", "cardwar/configs/tournaments/hexwar.yaml",
                  "cardwar/agents/pretrained/naval_ppo.zip", "cardwar/agents/pretrained/hexwar_ppo.zip",
                  "cardwar/envs/naval/RULES.md", "cardwar/envs/hexwar/RULES.md",
+                 "cardwar/envs/skirmish/RULES.md", "cardwar/envs/skirmish/SCENARIOS.md",
+                 "cardwar/configs/scenarios/skirmish/ww2_squads.yaml",
                  "cardwar/serve/static/index.html", "cardwar/serve/static/app.js", "cardwar/serve/static/style.css"):
         assert data in names, data
     meta = next(n for n in names if n.endswith(".dist-info/METADATA"))
@@ -95,6 +97,13 @@ def test_imports_and_registration_come_from_the_installed_package(installed):
         "e = pettingzoo.make('aec', 'cardwar/hexwar-v0')\n"
         "e.reset(seed=0)\n"
         "a = cardwar.agents.make('heuristic', 'naval')\n"
+        "from cardwar.envs.skirmish.scenario import scenario_names\n"
+        "assert 'ww2_squads' in scenario_names(), scenario_names()\n"
+        "s = pettingzoo.make('aec', 'cardwar/skirmish-v0', scenario='ww2_squads', render_mode='rgb_array')\n"
+        "s.reset(seed=0)\n"
+        "assert s.render().ndim == 3\n"
+        "p = pettingzoo.make('parallel', 'cardwar/skirmish-v0', scenario='duel')\n"
+        "p.reset(seed=0)\n"
         "print(cardwar.__version__)\n" % str(installed["site"]))
     done = _run(installed, "-c", code)
     assert done.returncode == 0, done.stderr

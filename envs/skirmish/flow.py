@@ -8,15 +8,16 @@ resolved at once; a move runs through ``moving``) -> ... -> ``end_turn`` when th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cardwar.envs.skirmish import moving, options, resolve
-from cardwar.envs.skirmish.actions import CHOICE, CHOICES, N_CELLS, Step
-from cardwar.envs.skirmish.cards import card_rank, card_suit, card_to_str, is_red
-from cardwar.envs.skirmish.cards import Suit
+from cardwar.envs.skirmish.actions import CHOICE, N_CELLS, TARGETED, Step
+from cardwar.envs.skirmish.cards import Suit, card_rank, card_suit
 from cardwar.envs.skirmish.figures import Stance
 from cardwar.envs.skirmish.sight import can_fire_at, fire_range, update_sight
 from cardwar.envs.skirmish.units import Order, Soldier, Tank
+from cardwar.envs.skirmish.vehicles import SPEED_HEXES
 from cardwar.envs.skirmish.weapons import FIREARMS
 
 if TYPE_CHECKING:
@@ -24,9 +25,6 @@ if TYPE_CHECKING:
 
 RESERVE = {"pistol": 16, "rifle": 40, "smg1": 120, "smg2": 120, "lmg": 150, "mmg": 250}
 """Rounds carried beside the magazine (RULES.md §2.2)."""
-SPEED_HEXES = (0, 30, 62, 100)
-STOP_HEXES = (0, 3, 7, 10)
-"""A vehicle's hexes a turn at 10/20/30 mph and its stopping distance (§8.1)."""
 
 
 def default_reserve(weapon: str) -> int:
@@ -81,24 +79,27 @@ def _start_turn(s: SkirmishState) -> None:
         s.deck = _build_deck(s)
         s.stage = "deck"
     else:
-        s.queue = [u.uid for side in (0, 1) for u in s.active_units(side) if _can_declare_move(s, u)]
+        s.queue = [u.uid for side in (0, 1) for u in s.active_units(side)]
         s.cursor = {}
         s.stage = "declare_move"
 
 
-def _can_declare_move(s: SkirmishState, u: Soldier | Tank) -> bool:
-    return u.active
-
-
 # ============================================================================ phases: movement declaration
-def _declare_move(s: SkirmishState) -> None:
-    c = s.cursor
-    if not c:
+def _next_declarer(s: SkirmishState, when_all_done: Callable[[SkirmishState], None], **start: Any) -> bool:
+    """Start the next queued unit's declaration (``start`` seeds its cursor); when none is left, run
+    ``when_all_done`` and return False."""
+    if not s.cursor:
         if not s.queue:
-            _reveal_moves(s)
-            return
-        uid = s.queue.pop(0)
-        c.update(unit=uid, order=Order(), step=Step.MODE)
+            when_all_done(s)
+            return False
+        s.cursor.update(unit=s.queue.pop(0), **{k: v() if callable(v) else v for k, v in start.items()})
+    return True
+
+
+def _declare_move(s: SkirmishState) -> None:
+    if not _next_declarer(s, _reveal_moves, order=Order, step=Step.MODE):
+        return
+    c = s.cursor
     u = s.units[c["unit"]]
     order: Order = c["order"]
     step = c["step"]
@@ -366,14 +367,9 @@ def _begin_combat_declarations(s: SkirmishState) -> None:
 
 
 def _declare_combat(s: SkirmishState) -> None:
-    c = s.cursor
-    if not c:
-        if not s.queue:
-            _resolve_combat(s)
-            return
-        uid = s.queue.pop(0)
-        c.update(unit=uid, step=Step.ACTION, targets=[])
-        s.orders.setdefault(uid, Order())
+    if not _next_declarer(s, _resolve_combat, step=Step.ACTION, targets=list):
+        return
+    s.orders.setdefault(s.cursor["unit"], Order())
     _ask_action_step(s, deck=False)
 
 
@@ -419,7 +415,7 @@ def _answer_action_step(s: SkirmishState, d: Decision, action: int) -> bool:
         if value in ("move", "all_out_run"):
             c["step"] = Step.DESTINATION
             return False
-        if value in options_targeted():
+        if value in TARGETED:
             c["step"] = Step.TARGET
             return False
         return True
@@ -444,12 +440,6 @@ def _answer_action_step(s: SkirmishState, d: Decision, action: int) -> bool:
         c["stance"] = value
         return True
     return True
-
-
-def options_targeted() -> set[str]:
-    from cardwar.envs.skirmish.actions import TARGETED
-
-    return TARGETED
 
 
 def _answer_declare_combat(s: SkirmishState, d: Decision, action: int) -> None:
@@ -652,10 +642,6 @@ def _deck_activity(s: SkirmishState) -> None:
     _check_sudden_end(s)
 
 
-def _answer_moving_any(s: SkirmishState, d: Decision, action: int) -> None:
-    _answer_moving(s, d, action)
-
-
 # ============================================================================ vehicles
 def _vehicle_speeds(v: Tank) -> list[int]:
     """A vehicle changes speed one step a turn; slowing is an emergency stop; track damage: at rest (§8.1)."""
@@ -799,10 +785,9 @@ STAGES = {
 }
 ANSWERS = {
     "declare_move": _answer_declare_move,
-    "moving": _answer_moving_any,
+    "moving": _answer_moving,
     "after_move_fire": _answer_after_move_fire,
     "declare_combat": _answer_declare_combat,
     "activate": _answer_activate,
 }
 
-_unused = (CHOICES, card_to_str, is_red)

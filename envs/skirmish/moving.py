@@ -142,7 +142,7 @@ def take_objective(s: SkirmishState, u: Soldier | Tank) -> None:
 def _mine_check(s: SkirmishState, u: Soldier | Tank, cell: int) -> bool:
     """An enemy mine in the hex (§1.2): Field Craft spots it (halved walking, not when running), else it goes
     off as a grenade burst. Returns whether the mover may enter."""
-    mines = getattr(s, "mines", None)
+    mines = s.mines
     if not mines or cell not in mines or mines[cell] == u.side or not isinstance(u, Soldier):
         return True
     from cardwar.envs.skirmish.resolve import blast
@@ -185,10 +185,6 @@ def watchers_for(s: SkirmishState, moved: list[Soldier | Tank]) -> list[tuple[in
         if cells:
             out.append((w.uid, cells))
     return out
-
-
-def halve_if(value: int, wounded: bool) -> int:
-    return halve(value) if wounded else value
 
 
 __all__ = ["TICKS", "enter", "halve_remaining", "schedule_path", "watchers_for"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from math import ceil
 from typing import TYPE_CHECKING
 
-from cardwar.envs.skirmish import combat
 from cardwar.envs.skirmish.actions import GRID
 from cardwar.envs.skirmish.board import ENTIRE
 from cardwar.envs.skirmish.figures import Stance
@@ -259,4 +258,4 @@ def can_watch(s: SkirmishState, u: Soldier | Tank) -> bool:
     return arm is not None and not u.jammed and has_rounds(s, u, False) and fire_range(u) != 0
 
 
-__all__ = ["action_options", "burst_complete", "can_watch", "combat", "move_paths", "stance_options", "targets_for"]
+__all__ = ["action_options", "burst_complete", "can_watch", "move_paths", "stance_options", "targets_for"]

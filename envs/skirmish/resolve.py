@@ -11,7 +11,7 @@ from cardwar.envs.skirmish.figures import Stance, halve
 from cardwar.envs.skirmish.sight import update_sight
 from cardwar.envs.skirmish.units import Soldier, Tank
 from cardwar.envs.skirmish.weapons import (
-    AT_WEAPONS, FIREARMS, FULL_AUTO_PENALTY, FULL_AUTO_ROUNDS, HIGH_EXPLOSIVE, THROWN, AntiTank, AntiTankResult, Armour,
+    FIREARMS, FULL_AUTO_PENALTY, FULL_AUTO_ROUNDS, HIGH_EXPLOSIVE, THROWN, AntiTank, AntiTankResult, Armour,
 )
 
 if TYPE_CHECKING:
@@ -428,4 +428,4 @@ def perform(s: SkirmishState, u: Soldier | Tank, action: str, targets: list, car
         do_extinguish(s, u, targets[0])
 
 
-__all__ = ["AT_WEAPONS", "SKILL_OF", "effective", "perform", "wound"]
+__all__ = ["SKILL_OF", "effective", "perform", "wound"]

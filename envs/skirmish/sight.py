@@ -60,11 +60,6 @@ def update_sight(s: SkirmishState) -> None:
         s.seen[side] = now
 
 
-def visible_enemies(s: SkirmishState, side: int) -> list[Soldier | Tank]:
-    """Enemy units the side sees now, still in play."""
-    return [s.units[i] for i in sorted(s.seen[side]) if s.units[i].active]
-
-
 def fire_range(u: Soldier | Tank) -> int | None:
     """How far the unit's firearm reaches now; ``None`` = anywhere in sight (§2.2)."""
     if isinstance(u, Soldier):

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from cardwar.envs.skirmish import flow
-from cardwar.envs.skirmish.actions import CHOICE, N_ACTIONS, Step
+from cardwar.envs.skirmish.actions import N_ACTIONS, Step
 from cardwar.envs.skirmish.cards import JACK, KING, QUEEN, Pack, Quality, card_rank, draw_core_skills
 from cardwar.envs.skirmish.figures import Figure, Skills, Stance
 from cardwar.envs.skirmish.rules import SkirmishRules
@@ -316,11 +316,4 @@ def new_state(scenario: Scenario | str, rules: SkirmishRules | dict | None = Non
     return state
 
 
-def legal_names(state: SkirmishState) -> list[str]:
-    """The legal actions by name (hex labels and choices), for messages and tests."""
-    from cardwar.envs.skirmish.actions import action_name
-
-    return [action_name(a) for a in state.legal()]
-
-
-__all__ = ["CHOICE", "Decision", "SkirmishIllegalActionError", "Event", "SkirmishState", "legal_names", "new_state"]
+__all__ = ["Decision", "Event", "SkirmishIllegalActionError", "SkirmishState", "new_state"]

@@ -88,7 +88,7 @@ def test_a_person_is_never_shown_a_card_they_may_not_know(monkeypatch, tmp_path,
     from cardwar.envs import naval_v0
     from cardwar.envs.naval import NavalConfig
     from cardwar.envs.naval.cards import card_to_str
-    from cardwar.play import play_naval
+    from cardwar.cli.play import play_naval
 
     envs = []
     real = naval_v0.raw_env
@@ -123,7 +123,7 @@ def _boards(lines: list[str]) -> list[str]:
 
 def test_naval_board_is_printed_once_a_turn():
     from cardwar.envs.naval import NavalConfig
-    from cardwar.play import play_naval
+    from cardwar.cli.play import play_naval
 
     person = RandomPerson(3)
     play_naval(NavalConfig(), 3, "human", "heuristic", out=person.out, read=person.read)
@@ -137,7 +137,7 @@ def test_naval_board_is_printed_once_a_turn():
 
 
 def test_hex_board_is_not_printed_twice_in_a_row():
-    from cardwar.play import play_hexwar
+    from cardwar.cli.play import play_hexwar
 
     person = RandomPerson(4)
     play_hexwar("meeting_engagement", {}, 4, "heuristic", "human", out=person.out, read=person.read)

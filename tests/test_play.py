@@ -12,7 +12,7 @@ import pytest
 
 from cardwar.cli import main
 from cardwar.explain import decision_note, why_illegal
-from cardwar.human import HumanPlayer, closest_moves
+from cardwar.cli.human import HumanPlayer, closest_moves
 from cardwar.envs.hexwar.actions import EVADE, string_to_action as hex_action
 from cardwar.envs.hexwar.config import HexConfig
 from cardwar.envs.hexwar.diagram import position, scenario_from_text

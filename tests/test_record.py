@@ -9,8 +9,8 @@ import pytest
 from cardwar import __version__
 from cardwar.arena.seeds import Dealer
 from cardwar.envs.naval import NavalConfig
-from cardwar.match import play_game
-from cardwar.play import play_hexwar, play_naval
+from cardwar.cli.match import play_game
+from cardwar.cli.play import play_hexwar, play_naval
 from cardwar.record import FORMAT, GameRecord, Move, RecordError, final_state, replay_states
 
 

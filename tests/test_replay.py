@@ -110,7 +110,7 @@ def test_to_stops_after_move_n_and_quiet_prints_only_the_end(capsys, games):
 
 
 def test_step_waits_for_enter_between_moves_and_q_stops(games):
-    from cardwar.replay import load_record, prepare, replay_text
+    from cardwar.cli.replay import load_record, prepare, replay_text
 
     g = prepare(load_record(games["naval"]))
     prompts: list[str] = []
@@ -301,7 +301,7 @@ def test_blue_never_sees_a_hidden_red_unit_before_it_is_revealed(capsys, games):
 def test_stopped_anywhere_blue_is_shown_its_own_view_of_the_position(games):
     """``--to N`` after every move made while red had hidden units: the board shown is blue's view."""
     from cardwar.envs.hexwar.text import render_state
-    from cardwar.replay import load_record, prepare, replay_text
+    from cardwar.cli.replay import load_record, prepare, replay_text
 
     g = prepare(load_record(games["hidden"]))
     hidden_at = [k for k, s in enumerate(g.states) if any(h and side == 1 for h, side in zip(s.hidden, s.side))]
@@ -341,7 +341,7 @@ def test_png_frames_are_one_per_position_and_the_gif_has_as_many_frames(capsys, 
 def test_equal_consecutive_positions_still_get_a_gif_frame_each(tmp_path):
     from PIL import Image
 
-    from cardwar.replay import write_pictures
+    from cardwar.cli.replay import write_pictures
 
     env = make_raw_env("hexwar")
     env.reset(seed=0)

@@ -14,7 +14,8 @@ from typing import Any
 
 from cardwar import agents
 from cardwar.agents.ppo_agent import PPOAgent
-from cardwar.match import MatchResult, play_agents
+from cardwar.arena import play_agents
+from cardwar.arena.match_result import MatchResult
 from cardwar.envs import make_raw_env
 
 

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from cardwar import agents
-from cardwar.match import play_agents
+from cardwar.arena import play_agents
 from cardwar.envs import make_raw_env
 
 

@@ -302,7 +302,8 @@ def evaluate_vs_random(module: MaskedPPOModule, game: str, games: int, seed: int
                        seconds: float) -> Any:
     """Masked greedy play of ``module`` against ``random``, seats swapped in pairs (held-out maps for hexwar)."""
     from cardwar import agents
-    from cardwar.match import MatchResult, play_agents
+    from cardwar.arena import play_agents
+    from cardwar.arena.match_result import MatchResult
     from cardwar.training.evaluate import EvalPoint
 
     env = make_raw_env(game, EVAL_SCENARIO[game])

@@ -144,3 +144,16 @@ def play_game(env: Any, players: Sequence[Any], seed: int, *, game: str, specs: 
         out.returns = list(env.state.returns())
         out.record = table.record()
     return out
+
+
+def play_agents(env: Any, first: Any, second: Any, seed: int,
+                on_move: Callable[[str, dict, int], None] | None = None) -> list[float]:
+    """One game of ``env`` between two agent objects through the one loop; the seats' returns.
+
+    ``on_move(agent_name, observation, action)``, if given, sees every move as it is made.
+    For our own agents (training's evaluation, imitation data): a crash or an illegal move is raised,
+    not scored as a forfeit.
+    """
+    game = env.metadata["name"].split("_v")[0]
+    return play_game(env, (first, second), seed, game=game, on_move=on_move, forfeits=False).returns
+

@@ -34,7 +34,8 @@ import time
 from typing import Any
 
 from cardwar import agents
-from cardwar.arena import make_player, play_game
+from cardwar.arena import play_game
+from cardwar.players import make_player
 from cardwar.envs import make_raw_env
 
 SETUPS: dict[str, dict[str, Any]] = {"naval": {}, "hexwar": {"scenario": "random", "rules": {"hidden_units": True}}}

@@ -14,7 +14,7 @@ game starts a fresh one; after ``illegal`` (or an answer late but inside the gra
 the process is kept for the next game. Each move request carries a ``request``
 number; an answer that echoes another number is stale (an engine that answered
 twice) and is dropped. A tournament reuses one agent for many games
-(:func:`cardwar.arena.players.seat_player` keeps one per worker process)::
+(:func:`cardwar.players.seat_player` keeps one per worker process)::
 
     player = make_player("engine:python bot.py", "naval", seed=s)   # starts it, hello
     for each game:

@@ -27,7 +27,7 @@ from typing import Any
 
 from cardwar import agents
 from cardwar.agents.spec import AgentSpecError
-from cardwar.arena import make_player
+from cardwar.players import make_player
 from cardwar.arena.game import ask
 from cardwar.arena.table import Table
 from cardwar.engine.protocol import notation_table

@@ -16,7 +16,7 @@ from pathlib import Path
 
 def measure(game: str, pairs: int, seed: int) -> tuple[float, float]:
     """(match games/s, tournament games/s) for one round."""
-    from cardwar.match import run_match
+    from cardwar.cli.match import run_match
     from cardwar.tournament.config import config_from_dict
     from cardwar.tournament.runner import run_tournament
     from cardwar.tournament.store import Store

@@ -136,7 +136,7 @@ def _int(data: dict, key: str, default: Any, minimum: int, where: str, nullable:
 
 def config_from_dict(data: Any, where: str = "") -> TournamentConfig:
     """A checked config from plain data; unknown keys and bad values are one-line errors."""
-    from cardwar.arena import check_player_spec
+    from cardwar.players import check_player_spec
 
     if not isinstance(data, dict):
         _fail(where or "config", "expected a mapping of keys")

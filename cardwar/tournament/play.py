@@ -1,7 +1,7 @@
 """Playing one duplicate pair: the function every backend runs (a local worker or a Ray task).
 
 Engines (``engine:CMD`` entrants) are kept from pair to pair in the worker process
-(:func:`cardwar.arena.players.seat_player`): one process per entrant per worker, told
+(:func:`cardwar.players.seat_player`): one process per entrant per worker, told
 each game by ``new_game`` and ``game_over``, restarted only after it failed, and closed
 when the worker exits.
 """
@@ -52,7 +52,7 @@ def play_pair(job: PairJob, engine_options: dict[str, Any] | None = None) -> lis
     (default: the job's ``engine_options``, if it has them) go to every engine entrant.
     """
     from cardwar.arena import Clock, play_game
-    from cardwar.arena.players import is_engine_spec, release_players, seat_player
+    from cardwar.players import is_engine_spec, release_players, seat_player
     from cardwar.arena.seeds import Dealer
     from cardwar.envs import make_raw_env
 

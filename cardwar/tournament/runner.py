@@ -109,7 +109,7 @@ Feed = Callable[[list[PairJob]], Iterator[list[GameRow]]]
 def _local(workers: int, jobs: int) -> Iterator[Feed]:
     """This process (``workers`` 1) or a pool of forked workers, kept across SPRT rounds, so each keeps its
     engines from pair to pair; the kept engines end with the run (and with each worker)."""
-    from cardwar.arena.players import close_engines
+    from cardwar.players import close_engines
 
     if workers <= 1:
         try:
@@ -125,7 +125,7 @@ def _local(workers: int, jobs: int) -> Iterator[Feed]:
 
 def play_pair_and_close(job: PairJob) -> list[GameRow]:
     """A pair as one Ray task: Ray's workers are killed, not asked to leave, so no engine is kept past it."""
-    from cardwar.arena.players import close_engines
+    from cardwar.players import close_engines
 
     try:
         return play_pair(job)

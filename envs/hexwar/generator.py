@@ -59,7 +59,7 @@ different seeds give different battles. The steps:
 The result is built with :func:`~cardwar.envs.hexwar.scenario.scenario_from_dict`, so it
 passes the same validation as a scenario file. Balance over many seeds (who reaches the
 objectives first, heuristic-vs-heuristic scores by side): ``docs/hexwar-balance.md``,
-``python -m cardwar.hexwar_balance``.
+``python -m cardwar.cli.hexwar_balance``.
 """
 
 from __future__ import annotations

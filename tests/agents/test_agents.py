@@ -11,7 +11,7 @@ from cardwar import agents
 from cardwar.agents import GAMES as GAMES_
 from cardwar.agents import REGISTRY, check_spec
 from cardwar.agents.spec import AgentSpecError, parse_spec
-from cardwar.match import make_env, play_agents, play_game, run_match
+from cardwar.cli.match import make_env, play_agents, play_game, run_match
 from cardwar.envs.hexwar.config import HexConfig
 from cardwar.envs.hexwar.observation import encode_observation
 from cardwar.envs.naval.observation import encode_observation as encode_naval

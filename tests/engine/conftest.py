@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from cardwar.arena import make_player
+from cardwar.players import make_player
 from cardwar.engine.client import EngineAgent
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -160,8 +160,8 @@ def kill_groups(pids) -> None:
 
 @pytest.fixture(autouse=True)
 def no_kept_engines() -> Iterator[None]:
-    """Every engine kept between games (cardwar.arena.players) is closed when a test ends."""
-    from cardwar.arena.players import close_engines
+    """Every engine kept between games (cardwar.players) is closed when a test ends."""
+    from cardwar.players import close_engines
 
     try:
         yield

@@ -12,6 +12,7 @@ import pytest
 
 from cardwar import agents
 from cardwar.arena import play_game
+from cardwar.players import 
 from cardwar.envs import make_raw_env
 from cardwar.record import final_state
 from tests.engine.conftest import assert_gone, bot_spec, served_spec
@@ -101,7 +102,7 @@ def test_no_engine_outlives_the_python_process_that_started_it(tmp_path):
     """An EngineAgent never closed is killed, with its process group, when Python exits."""
     script = tmp_path / "forget.py"
     script.write_text(textwrap.dedent(f"""
-        from cardwar.arena import make_player
+        from cardwar.players import make_player
         player = make_player({bot_spec()!r}, "naval", 1)
         print(player.pid, flush=True)
     """))

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from cardwar.agents.spec import AgentSpecError
-from cardwar.arena import check_player_spec
+from cardwar.players import check_player_spec
 from cardwar.engine import protocol
 from cardwar.engine.client import parse_engine_command
 from cardwar.envs import make_raw_env
@@ -147,6 +147,7 @@ def test_cardwar_engine_does_all_its_set_up_before_its_hello(engines, tmp_path, 
     (the served random agent builds nothing itself, so the views' own lazy work would show)."""
     from cardwar import agents
     from cardwar.arena import play_game
+    from cardwar.players import 
     from tests.engine.conftest import bot_spec
 
     transcript = tmp_path / "game.jsonl"

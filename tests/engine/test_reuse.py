@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from cardwar.arena.players import close_engines, kept_engines, release_player, seat_player
+from cardwar.players import close_engines, kept_engines, release_player, seat_player
 from cardwar.tournament.play import play_pair
 from cardwar.tournament.schedule import PairJob
 from tests.engine.conftest import assert_gone, group_members, kill_groups, misbehaving_spec, notes

@@ -1,4 +1,4 @@
-"""The balance figures' intervals are clustered by map (docs/hexwar-balance.md, cardwar.hexwar_balance).
+"""The balance figures' intervals are clustered by map (docs/hexwar-balance.md, cardwar.cli.hexwar_balance).
 
 A map's games share its terrain, forces and objectives, so they are not independent; the
 interval is computed over per-map scores. Checked here against independent computations:
@@ -13,7 +13,7 @@ import statistics
 import numpy as np
 import pytest
 
-from cardwar.hexwar_balance import MapResult, clustered_interval, table, wilson
+from cardwar.cli.hexwar_balance import MapResult, clustered_interval, table, wilson
 
 
 def by_the_book(per_map: list[float], level: float = 0.95) -> tuple[float, float, float]:
@@ -79,7 +79,7 @@ def test_the_table_prints_the_clustered_interval_and_counts_maps_with_one_result
 
 
 def test_seed_ranges_parse_in_order():
-    from cardwar.hexwar_balance import parse_seeds
+    from cardwar.cli.hexwar_balance import parse_seeds
 
     assert parse_seeds("0-2,7000-7001,42") == [0, 1, 2, 7000, 7001, 42]
     with pytest.raises(ValueError):

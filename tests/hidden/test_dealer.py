@@ -61,7 +61,7 @@ def test_match_reports_its_secret_only_at_the_end_and_reruns_exactly(capsys):
 
 def test_replay_of_an_unfinished_game_hides_the_seed_from_a_seat(tmp_path):
     from cardwar.record import GameRecord
-    from cardwar.replay import header_lines, prepare
+    from cardwar.cli.replay import header_lines, prepare
 
     rec = GameRecord(game="naval", seed=123456789, players={"captain_a": "human", "captain_b": "random"}, moves=(),
                      rules={}, finished=False)

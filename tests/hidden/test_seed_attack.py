@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from cardwar.arena.players import close_engines
+from cardwar.players import close_engines
 from cardwar.arena.seeds import Dealer
 from cardwar.envs import make_raw_env
-from cardwar.match import run_match
+from cardwar.cli.match import run_match
 
 ATTACKER = Path(__file__).with_name("seed_attacker.py")
 SEATS = {"naval": ("captain_a", "captain_b"), "hexwar": ("blue", "red")}
@@ -151,7 +151,7 @@ def memory_attack(tmp_path: Path, games: int) -> float:
 def test_an_engine_process_never_sits_in_both_games_of_a_pair(tmp_path, monkeypatch):
     """With one process for both seats (as first built) the mirror game gives the other hand away; a process
     kept to one seat has only other deals to remember."""
-    import cardwar.arena.players as players
+    import cardwar.players as players
 
     kept_to_a_seat = memory_attack(tmp_path / "a", 20) if (tmp_path / "a").mkdir() is None else 0.0
     chance = 7 / 45

@@ -12,8 +12,8 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from open_spiel.python.bots.uniform_random import UniformRandomBot  # noqa: E402
 
 from cardwar.agents.spec import AgentSpecError  # noqa: E402
-from cardwar.arena import check_player_spec, make_player  # noqa: E402
-from cardwar.match import run_match  # noqa: E402
+from cardwar.players import check_player_spec, make_player  # noqa: E402
+from cardwar.cli.match import run_match  # noqa: E402
 from cardwar.openspiel import games  # noqa: E402
 from cardwar.openspiel.bots import CardwarEvaluator  # noqa: E402
 

@@ -249,8 +249,8 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
     ("cardwar train naval --set imitation.games=400 --set imitation.teacher=mcts:model=models/naval_exit1.zip,"
      "seconds=0.1 --set imitation.targets=visits --export models/naval_exit2.zip",
      SKIP + "a research recipe, minutes of search; tests/training/test_imitation.py covers it", None),
-    ("nice .venv/bin/python -m cardwar.hexwar_balance --maps 500 --seed 0 --workers 2 [--hidden-units]",
-     "python -m cardwar.hexwar_balance --maps 4 --seed 0 --workers 1", None),
+    ("nice .venv/bin/python -m cardwar.cli.hexwar_balance --maps 500 --seed 0 --workers 2 [--hidden-units]",
+     "python -m cardwar.cli.hexwar_balance --maps 4 --seed 0 --workers 1", None),
     (".venv/bin/python -m cardwar.engine.bench --agent heuristic --games 10",
      "python -m cardwar.engine.bench --agent heuristic --games 1 --game naval", None),
     (".venv/bin/python -m cardwar.engine.bench", SKIP + "the line above, with both default agents and games", None),

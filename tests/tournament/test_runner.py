@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from cardwar.arena.seeds import Dealer
-from cardwar.match import play_game
+from cardwar.cli.match import play_game
 from cardwar.tournament.config import TournamentConfigError, config_from_dict
 from cardwar.tournament.report import build_report, pairing_name, write_reports
 from cardwar.tournament.runner import current_rows, run_tournament

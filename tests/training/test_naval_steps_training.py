@@ -102,7 +102,7 @@ def test_a_steps_model_plays_whole_moves_as_it_would_in_its_training_env(tmp_pat
 
 
 def test_a_steps_model_is_an_agent_like_any_other(tmp_path):
-    from cardwar.match import play_agents
+    from cardwar.cli.match import play_agents
 
     _, path = _untrained_steps_model(tmp_path)
     env = make_raw_env("naval")

@@ -15,7 +15,7 @@ import torch
 from cardwar import agents
 from cardwar.cli import main
 from cardwar.envs import make_raw_env
-from cardwar.match import play_agents
+from cardwar.cli.match import play_agents
 from cardwar.training import rllib
 from cardwar.training.rllib import (MaskedPPOModule, RLlibAgent, RLlibSettings, count_illegal, load_module,
                                     masked_logits)

@@ -12,7 +12,7 @@ import yaml
 from cardwar import agents
 from cardwar.agents.spec import AgentSpecError
 from cardwar.cli import main
-from cardwar.match import play_game, run_match
+from cardwar.cli.match import play_game, run_match
 from cardwar.training.trainer import latest_checkpoint, resume, train
 
 

@@ -106,7 +106,7 @@ def run_training_bench(steps: int = 8192, as_json: bool = False) -> dict:
     """Measure, print and return steps/s of the reference and both games."""
     from tqdm import tqdm
 
-    from cardwar.bench import require_reference_envs
+    from cardwar.cli.bench import require_reference_envs
 
     require_reference_envs(("connect_four_v3",))  # the tutorial's env; without pygame-ce, one line naming the extra
 

@@ -1,7 +1,7 @@
 """Balance of the procedural hex scenarios over many generator seeds.
 
-    python -m cardwar.hexwar_balance --maps 500 --seed 0
-    python -m cardwar.hexwar_balance --seeds 0-499,7000-7299     # several ranges, pooled
+    python -m cardwar.cli.hexwar_balance --maps 500 --seed 0
+    python -m cardwar.cli.hexwar_balance --seeds 0-499,7000-7299     # several ranges, pooled
 
 For each map ``generate_scenario(seed)``, ``seed`` in ``S .. S+N-1``:
 
@@ -153,7 +153,7 @@ def analyse_map(args: tuple[int, int, dict]) -> MapResult:
     from cardwar.envs.hexwar.generator import generate_scenario
     from cardwar.envs.hexwar.reach import first_everywhere, first_to_objectives, hexes_to_reach
     from cardwar.envs.hexwar.scenario import cell_of
-    from cardwar.match import play_agents
+    from cardwar.arena import play_agents
 
     sc = generate_scenario(seed)
     firsts = first_to_objectives(sc, "moves")
@@ -261,7 +261,7 @@ def table(results: list[MapResult], games: int, rules: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m cardwar.hexwar_balance", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m cardwar.cli.hexwar_balance", description=__doc__.split("\n\n")[0])
     p.add_argument("--maps", type=int, default=200, help="how many generator seeds (default 200)")
     p.add_argument("--seed", type=int, default=0, help="first generator seed (default 0)")
     p.add_argument("--seeds", help="generator seed ranges instead of --maps/--seed, pooled: 0-499,7000-7299")

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardwar.play import turn_starts
+from cardwar.cli.play import turn_starts
 from cardwar.record import SEATS, GameRecord, RecordError, replay_states
 
 VIEWERS = ("spectator", "omniscient", "A", "B", "blue", "red")
@@ -288,7 +288,7 @@ def replay_text(g: _Game, viewer_name: str, to: int | None = None, step: bool = 
     is the input function, given only when it is a terminal; ``q`` stops there).
     ``quiet`` prints only the result (or where the replay stopped).
     """
-    from cardwar.human import Screen
+    from cardwar.cli.human import Screen
 
     rec = g.record
     viewer = viewer_of(rec.game, viewer_name)

@@ -58,7 +58,7 @@ def parse_rule_options(items: list[str] | None) -> dict:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from cardwar.play import play_hexwar, play_naval
+    from cardwar.cli.play import play_hexwar, play_naval
     from cardwar.record import check_writable
 
     if args.opponent is not None:  # a person plays one seat against the opponent agent
@@ -128,7 +128,7 @@ def _add_seed_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _match(args: argparse.Namespace) -> int:
-    from cardwar.match import run_match
+    from cardwar.cli.match import run_match
 
     rules = _rules_for(args.game, args.rule)
     res = run_match(args.game, args.agent_a, args.agent_b, args.games, args.seed, args.scenario, rules,
@@ -182,15 +182,15 @@ def _configs(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from cardwar.bench import MissingExtra
+    from cardwar.cli.bench import MissingExtra
 
     try:
         if args.training:
-            from cardwar.bench_training import run_training_bench
+            from cardwar.cli.bench_training import run_training_bench
 
             run_training_bench(steps=args.steps, as_json=args.json)
             return 0
-        from cardwar.bench import run_bench
+        from cardwar.cli.bench import run_bench
 
         run_bench(seconds=args.seconds, rounds=args.rounds, as_json=args.json)
     except MissingExtra as err:  # an optional extra, not a bug: one line naming it, exit 2
@@ -305,7 +305,7 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from cardwar.replay import run_replay
+    from cardwar.cli.replay import run_replay
 
     return run_replay(args)
 

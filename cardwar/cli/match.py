@@ -11,52 +11,15 @@ what it is sent; the secret is reported once the match is over, to rerun it exac
 
 from __future__ import annotations
 
-import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 
 from cardwar import agents
+from cardwar.arena import play_agents  # noqa: F401 - re-exported for old callers
+from cardwar.arena.match_result import MatchResult  # noqa: F401 - re-exported
 from cardwar.arena.seeds import Dealer
 from cardwar.envs import make_raw_env as make_env
-
-
-@dataclass
-class MatchResult:
-    """Totals of a match from agent A's side."""
-
-    game: str
-    agent_a: str
-    agent_b: str
-    games: int = 0
-    wins_a: int = 0
-    wins_b: int = 0
-    draws: int = 0
-    seconds: float = 0.0
-    secret: str | None = None  # the dealer's secret (None: reproducible research seeds)
-    per_seat: dict = field(default_factory=lambda: {"a_first": [0, 0, 0], "a_second": [0, 0, 0]})
-
-    @property
-    def score_a(self) -> float:
-        return (self.wins_a + 0.5 * self.draws) / self.games if self.games else 0.0
-
-    def interval(self, z: float = 1.96) -> tuple[float, float]:
-        """95% Wilson score interval of A's score rate."""
-        n, p = self.games, self.score_a
-        if n == 0:
-            return 0.0, 1.0
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return max(0.0, min(centre - half, p)), min(1.0, max(centre + half, p))  # p inside despite rounding
-
-    def to_dict(self) -> dict:
-        lo, hi = self.interval()
-        return {"game": self.game, "agent_a": self.agent_a, "agent_b": self.agent_b, "games": self.games,
-                "wins_a": self.wins_a, "wins_b": self.wins_b, "draws": self.draws,
-                "score_a": round(self.score_a, 4), "ci95": [round(lo, 4), round(hi, 4)],
-                "games_per_second": round(self.games / self.seconds, 3) if self.seconds else None,
-                "per_seat": self.per_seat, "secret": self.secret, "reproducible_seeds": self.secret is None}
 
 
 def play_game(game: str, spec_first: str, spec_second: str, seed: int, scenario: str | None = None,
@@ -67,8 +30,9 @@ def play_game(game: str, spec_first: str, spec_second: str, seed: int, scenario:
     that misbehaves forfeits, as in a tournament, and one process plays game after game. ``dealer`` turns ``seed`` into the deal
     and the seats' seeds; without one, a fresh secret (pass ``Dealer(None)`` for the research seeds).
     """
-    from cardwar.arena import is_engine_spec, play_game as arena_game
-    from cardwar.arena.players import release_players, seat_player
+    from cardwar.arena import play_game as arena_game
+    from cardwar.players import is_engine_spec
+    from cardwar.players import release_players, seat_player
 
     dealer = dealer or Dealer.fresh()
     specs = (spec_first, spec_second)
@@ -80,18 +44,6 @@ def play_game(game: str, spec_first: str, spec_second: str, seed: int, scenario:
         return outcome.returns
     finally:
         release_players(players, outcome)  # an engine is told the result and kept for the next game
-
-
-def play_agents(env, first, second, seed: int, on_move=None) -> list[float]:
-    """One game of ``env`` between two agent objects through the arena's loop; the seats' returns.
-
-    ``on_move(agent_name, observation, action)``, if given, sees every move as it is made.
-    Our own agents play here, so a crash or an illegal move is raised, not scored as a forfeit.
-    """
-    from cardwar.arena import play_game
-
-    game = env.metadata["name"].split("_v")[0]
-    return play_game(env, (first, second), seed, game=game, on_move=on_move, forfeits=False).returns
 
 
 def _pair(args: tuple) -> tuple[list[float], list[float]]:
@@ -109,7 +61,7 @@ def run_match(game: str, spec_a: str, spec_b: str, games: int, seed: int = 0, sc
 
     ``dealer`` keys the deals (default: a fresh secret, kept in the result to rerun the match exactly).
     """
-    from cardwar.arena import check_player_spec, is_engine_spec, make_player
+    from cardwar.players import check_player_spec, is_engine_spec, make_player
 
     for spec in (spec_a, spec_b):  # fail fast on a bad spec, before any process starts
         check_player_spec(spec, game)

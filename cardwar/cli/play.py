@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardwar.arena.seeds import Dealer
-from cardwar.human import HumanPlayer, QuitGame, Screen
+from cardwar.cli.human import HumanPlayer, QuitGame, Screen
 from cardwar.record import SEATS, GameRecord, Move, result_of
 
 _VIEWERS = {"spectator": None, "omniscient": "omniscient", "A": 0, "B": 1}
@@ -71,7 +71,7 @@ def turn_starts(game: str, out: Callable[[str], None]) -> Callable[[Any], bool]:
 def _seat_players(game: str, specs: tuple[str, str], seed: int, dealer: Dealer,
                   human: Callable[[int], HumanPlayer]) -> dict:
     """The player of each seat: a person for ``human``, else the agent the spec names (seeded by the dealer)."""
-    from cardwar.arena import make_player
+    from cardwar.players import make_player
 
     return {name: human(i) if spec == "human" else make_player(spec, game, seed=dealer.seat(seed, i))
             for i, (name, spec) in enumerate(zip(SEATS[game], specs))}

@@ -85,6 +85,86 @@ class SkirmishView:
     over: bool = False
     winner: int | None = None
 
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON-safe data (RULES.md §9.2: exactly what the seat may know, nothing added): the
+        step by name, each unit as a dict of its fields, dicts with hex keys and the open doors as lists of
+        pairs. :meth:`from_dict` gives back an equal view."""
+        out: dict[str, Any] = {name: getattr(self, name) for name in _PLAIN_FIELDS}
+        out.update(
+            step=None if self.step is None else self.step.name.lower(),
+            partial=_copy_json(self.partial),
+            units=[_unit_to_dict(u) for u in self.units],
+            drawn=[list(self.drawn[0]), list(self.drawn[1])],
+            pack_sizes=list(self.pack_sizes), discard_sizes=list(self.discard_sizes),
+            kings=list(self.kings), casualty_points=list(self.casualty_points), mines=list(self.mines),
+            activation=None if self.activation is None else list(self.activation),
+            objectives=[[c, p] for c, p in self.objectives.items()],
+            objective_owner=[[c, side] for c, side in self.objective_owner.items()],
+            open_doors=sorted([a, b] for a, b in self.open_doors),
+            events=list(self.events))
+        return out
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> SkirmishView:
+        """The inverse of :meth:`to_dict`; :class:`ViewDataError` (a ValueError) names what is wrong."""
+        try:
+            step = d["step"]
+            return cls(
+                **{name: d[name] for name in _PLAIN_FIELDS},
+                step=None if step is None else Step[str(step).upper()],
+                partial=_copy_json(d["partial"]),
+                units=tuple(_unit_from_dict(u) for u in d["units"]),
+                drawn=(tuple(d["drawn"][0]), tuple(d["drawn"][1])),
+                pack_sizes=(d["pack_sizes"][0], d["pack_sizes"][1]),
+                discard_sizes=(d["discard_sizes"][0], d["discard_sizes"][1]),
+                kings=tuple(d["kings"]), casualty_points=(d["casualty_points"][0], d["casualty_points"][1]),
+                mines=tuple(d["mines"]),
+                activation=None if d["activation"] is None else tuple(d["activation"]),
+                objectives={c: p for c, p in d["objectives"]},
+                objective_owner={c: side for c, side in d["objective_owner"]},
+                open_doors=frozenset((a, b) for a, b in d["open_doors"]),
+                events=tuple(d["events"]))
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise ViewDataError(f"not a skirmish view: {type(exc).__name__} {exc}") from None
+
+
+class ViewDataError(ValueError):
+    """A dict that is not a skirmish view's :meth:`SkirmishView.to_dict`."""
+
+
+_PLAIN_FIELDS = ("seat", "turn", "turn_limit", "sequence", "stage", "to_move", "unit", "enemy_kings", "deck_left",
+                 "tick", "over", "winner")
+"""Fields JSON keeps as they are (ints, strings, booleans, None)."""
+
+
+def _copy_json(value: Any) -> Any:
+    """A deep copy of the plain data in a partial decision or an order (dicts, lists, scalars)."""
+    if isinstance(value, dict):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_copy_json(v) for v in value]
+    return value
+
+
+def _unit_to_dict(u: UnitView) -> dict[str, Any]:
+    out = u._asdict()
+    out["damage"] = list(u.damage)
+    out["skills"] = None if u.skills is None else dict(u.skills)
+    out["order"] = _copy_json(u.order)
+    return out
+
+
+def _unit_from_dict(d: dict[str, Any]) -> UnitView:
+    unknown = set(d) - set(UnitView._fields)
+    if unknown:
+        raise KeyError(f"unit fields {sorted(unknown)}")
+    fields = dict(d)
+    fields["damage"] = tuple(d.get("damage", ()))
+    if fields.get("skills") is not None:
+        fields["skills"] = dict(fields["skills"])
+    fields["order"] = _copy_json(d.get("order"))
+    return UnitView(**fields)
+
 
 def _order_view(s: SkirmishState, uid: int, own: bool) -> dict[str, Any] | None:
     order = s.orders.get(uid)

@@ -79,3 +79,29 @@ def test_bad_dict_is_one_clear_error() -> None:
     d["units"][0]["colour"] = "red"
     with pytest.raises(ViewDataError, match="colour"):
         SkirmishView.from_dict(d)
+
+
+# ------------------------------------------------------------------ the public map (public_map.py)
+@pytest.mark.parametrize("name", ["duel", "panzer_road", "woods_and_craters", "ww2_squads"])
+def test_public_map_is_the_board_and_never_a_unit(name: str) -> None:
+    from cardwar.envs.skirmish.board import GROUND_CHARS, Edge
+    from cardwar.envs.skirmish.public_map import public_map
+    from cardwar.envs.skirmish.scenario import load_scenario
+
+    sc = load_scenario(name)
+    d = json.loads(json.dumps(public_map(sc)))
+    assert d == public_map(name) == public_map(new_state(name, None, seed=0))
+    board = sc.board
+    assert d["ground"] == "".join(GROUND_CHARS[g] for g in board.ground)
+    # every listed edge is there with its kind; every drawn non-open edge (implied building walls too)
+    edges = {(a, b): k for a, b, k in d["edges"]}
+    for a, b, kind in sc.edges:
+        assert edges[(a, b)] == kind
+    for (a, b), kind in edges.items():
+        assert board.edge(a, b) == Edge[kind.upper()] != Edge.OPEN
+    assert {o["cell"]: o["points"] for o in d["objectives"]} == dict(sc.victory.objectives)
+    # nothing about the units: no key for them, no starting hex of any unit named as such
+    assert not {"figures", "vehicles", "units", "mines", "deck", "rules", "seed"} & set(d)
+    text = json.dumps({k: v for k, v in d.items() if k not in ("description", "victory")})
+    for f in sc.figures:
+        assert f.name not in text

@@ -39,8 +39,8 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from cardwar import __version__, agents
-from cardwar.record import SEATS
+from cardwar import __version__
+from cardwar import games as registry
 from cardwar.serve import streams
 from cardwar.serve.bots import bot_catalogue
 from cardwar.serve.docs_pages import add_docs
@@ -52,6 +52,15 @@ from cardwar.serve.sessions import Session, SessionManager, scenarios
 from cardwar.serve.settings import ServerSettings
 
 STATIC = Path(__file__).with_name("static")
+
+
+def page_module(page: str | None) -> str | None:
+    """The web page's module of a game (its registry ``page``) as a file under ``/static/``, if it is one there
+    (naval's and hexwar's drawing is in app.js itself)."""
+    if not page:
+        return None
+    name = page if page.endswith(".js") else f"{page}.js"
+    return name if "/" not in name and (STATIC / name).is_file() else None
 
 log = logging.getLogger("cardwar.serve")
 
@@ -183,10 +192,15 @@ def create_app(settings: ServerSettings) -> FastAPI:
     # ------------------------------------------------------------------ discovery
     @app.get("/api/games", summary="Games, seats, rule options, scenarios, agents and the server's limits")
     def games() -> dict[str, Any]:
-        return {"version": __version__, "games": [
-            {"name": g, "seats": list(SEATS[g]), "rules": rule_options(g), "scenarios": scenarios(g),
-             "agents": bot_catalogue(g)} for g in SEATS if g in agents.GAMES],  # games with agents and sessions
-            "limits": settings.limits()}
+        return {"version": __version__, "games": [game_info(name) for name in registry.names()
+                                                  if registry.get(name).agents],  # games with agents to play
+                "limits": settings.limits()}
+
+    def game_info(name: str) -> dict[str, Any]:
+        g = registry.get(name)
+        return {"name": name, "title": g.title, "summary": g.summary, "seats": list(g.seats),
+                "rules": rule_options(name), "scenarios": scenarios(name), "default_scenario": g.default_scenario,
+                "agents": bot_catalogue(name), "page": page_module(g.page)}
 
     @app.get("/api/health", summary="Liveness, the number of open sessions and of event streams")
     def health() -> dict[str, Any]:

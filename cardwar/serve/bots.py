@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from cardwar import agents
+from functools import lru_cache
+
+from cardwar import agents, games
 from cardwar.agents.spec import AgentSpecError
 
 REFUSED_OPTIONS = frozenset({"path", "iterations", "seconds"})
@@ -22,10 +24,34 @@ LIMITS: dict[str, float] = {"samples": 256, "rollout_depth": 64}
 """Options a client may set only up to a bound (their cost grows with the value)."""
 
 
+@lru_cache(maxsize=64)
+def playable(game: str, name: str) -> bool:
+    """Whether ``game``'s registry lists agent ``name`` and it can be built here: its module imports, and a
+    ``ppo`` bot has the game's shipped model (the server offers no other)."""
+    entry = games.get(game).agents.get(name)
+    if entry is None:
+        return False
+    try:
+        entry.declared()
+        games.resolve(entry.factory)
+    except (ImportError, AttributeError):  # an agent the registry names but this install does not hold (yet)
+        return False
+    if name == "ppo":
+        from cardwar.agents.ppo_agent import pretrained_path
+
+        return pretrained_path(game).is_file()
+    return True
+
+
+def bot_names(game: str) -> list[str]:
+    """The agents a session of ``game`` may play against."""
+    return [name for name in games.get(game).agent_names() if playable(game, name)]
+
+
 def bot_catalogue(game: str) -> list[dict[str, Any]]:
     """The agents a session of ``game`` may choose, with the options a client may set."""
     out = []
-    for name in agents.available():
+    for name in bot_names(game):
         info = agents.REGISTRY[name].to_dict(game)
         info["options"] = [o for o in info["options"] if o["name"] not in REFUSED_OPTIONS]
         for o in info["options"]:
@@ -69,8 +95,8 @@ def bot_spec(game: str, agent: str, options: dict[str, Any], move_ms: int) -> st
     """
     from cardwar.agents.spec import coerce_options
 
-    if not isinstance(agent, str) or agent not in agents.REGISTRY:
-        raise AgentSpecError(f"unknown agent {agent!r}; agents: {', '.join(agents.available())}")
+    if not isinstance(agent, str) or agent not in bot_names(game):
+        raise AgentSpecError(f"unknown agent {agent!r} for {game}; agents: {', '.join(bot_names(game))}")
     declared = agents.REGISTRY[agent].options.get(game, ())
     allowed = tuple(o for o in declared if o.name not in REFUSED_OPTIONS)
     given: dict[str, Any] = {}

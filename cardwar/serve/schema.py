@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, field_validator
 
+from cardwar import games
 from cardwar.serve.sessions import MAX_SEED
 
 OptionValue = StrictBool | StrictInt | StrictFloat | Annotated[StrictStr, Field(max_length=200)] | None
@@ -16,7 +17,7 @@ class NewSession(BaseModel):
     """A new game: what to play, which seat is the person's, and the bot to play against."""
 
     model_config = ConfigDict(extra="forbid")
-    game: Literal["naval", "hexwar"]
+    game: Annotated[str, Field(max_length=40, description="a game of GET /api/games (the game registry)")]
     agent: Annotated[str, Field(max_length=40)] = "heuristic"
     options: Annotated[dict[Annotated[str, Field(max_length=40)], OptionValue], Field(max_length=10)] = {}
     seat: Annotated[str, Field(max_length=20)] | None = None
@@ -24,6 +25,13 @@ class NewSession(BaseModel):
     scenario: Annotated[str, Field(max_length=60)] | None = None
     seed: Annotated[int, Field(ge=0, le=MAX_SEED)] | None = None
     move_ms: Annotated[int, Field(ge=1)] | None = None
+
+    @field_validator("game")
+    @classmethod
+    def _known_game(cls, value: str) -> str:
+        if not games.known(value):
+            raise ValueError(f"unknown game {value!r}; games: {', '.join(games.names())}")
+        return value
 
 
 class MoveBody(BaseModel):
@@ -54,19 +62,20 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 def rule_options(game: str) -> list[dict[str, Any]]:
-    """The rule options of ``game``: name, type, default and allowed values."""
-    from dataclasses import fields
+    """The rule options of ``game`` (its registry entry's rules dataclass): name, type, default, allowed values
+    (the module's ``_CHOICES`` where it has one) and the field's docstring."""
+    import sys
+    from dataclasses import MISSING, fields
 
-    if game == "naval":
-        from cardwar.envs.naval.config import _CHOICES, NavalConfig as Config
-    else:
-        from cardwar.envs.hexwar.config import _CHOICES, HexConfig as Config  # type: ignore[assignment]
-    helps = attribute_docs(Config)
+    config = games.get(game).hook("rules")
+    choices = getattr(sys.modules.get(config.__module__), "_CHOICES", {})
+    helps = attribute_docs(config)
     out = []
-    for f in fields(Config):
-        default = f.default
+    for f in fields(config):
+        default = f.default if f.default is not MISSING else (
+            f.default_factory() if f.default_factory is not MISSING else None)  # type: ignore[misc]
         out.append({"name": f.name, "type": type(default).__name__, "default": default,
-                    "choices": list(_CHOICES.get(f.name, [True, False] if isinstance(default, bool) else [])),
+                    "choices": list(choices.get(f.name, [True, False] if isinstance(default, bool) else [])),
                     "help": helps.get(f.name, "")})
     return out
 

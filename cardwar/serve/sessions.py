@@ -25,13 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardwar import agents
+from cardwar import agents, games
 from cardwar.agents.spec import AgentSpecError
 from cardwar.players import make_player
 from cardwar.arena.game import ask
-from cardwar.arena.table import Table
-from cardwar.engine.protocol import notation_table
-from cardwar.record import SEATS, GameRecord, RecordError
+from cardwar.arena.table import Table, is_legal
+from cardwar.record import GameRecord, RecordError, make_env
 from cardwar.serve.bots import bot_spec
 from cardwar.serve.errors import ServeError, bad_request, not_found
 from cardwar.serve.settings import ServerSettings
@@ -53,13 +52,41 @@ def deal_seed(client_seed: int, salt: int) -> int:
 
 
 def scenarios(game: str) -> list[str]:
-    """The scenarios a session may name: the shipped maps and the procedural generator (no file paths)."""
-    if game != "hexwar":
+    """The scenarios a session may name (the game registry's): the shipped maps and the procedural generator's
+    names (no file paths); [] for a game without scenarios."""
+    g = games.get(game)
+    if not g.has_scenarios:
         return []
-    from cardwar.configs import scenario_names
-    from cardwar.envs.hexwar_v0 import RANDOM_SPLITS
+    return [*g.scenarios(), *g.random_scenarios]
 
-    return [*scenario_names(), *RANDOM_SPLITS]
+
+def seats_of(game: str) -> tuple[str, str]:
+    """The seat names of ``game`` (as its records name them)."""
+    return tuple(games.get(game).seats)  # type: ignore[return-value]
+
+
+def play_on(table: Table, public: list[bool], action: int) -> None:
+    """Play ``action`` on ``table`` and note whether the other seat was told of it (``public``): a spectator's
+    log and whose-move list hold only the moves the seat not making them is told of (a skirmish declaration
+    step that caused nothing public is not told, not even that it happened, RULES.md §9.1)."""
+    other = 1 - int(table.to_move)  # type: ignore[arg-type]
+    told = len(table.history[other].moves)
+    table.play(action)
+    public.append(len(table.history[other].moves) > told)
+
+
+def replay(record: GameRecord) -> tuple[Table, list[bool]]:
+    """The table a record's moves lead to, with each move's ``public`` flag (:func:`play_on`);
+    :class:`RecordError` if a move does not replay."""
+    table = Table(make_env(record), record.game, record.seed, specs=tuple(record.players.values()),  # type: ignore[arg-type]
+                  scenario=record.scenario)
+    public: list[bool] = []
+    for i, m in enumerate(record.moves):
+        try:
+            play_on(table, public, table.parse(m.move))
+        except ValueError as err:
+            raise RecordError(f"moves[{i}] {m.move!r}: {err}") from None
+    return table, public
 
 
 @dataclass
@@ -78,6 +105,11 @@ class Session:
     lock: threading.Lock = field(default_factory=threading.Lock)
     snapshots: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The last committed state: ``"player"`` as the person's seat sees it, ``"public"`` as a spectator does."""
+    public: list[bool] = field(default_factory=list)
+    """Per move: whether the seat not making it was told of it (:func:`play_on`)."""
+
+    def play(self, action: int) -> None:
+        play_on(self.table, self.public, action)
 
     def commit_views(self) -> None:
         """Render the state now (call with the lock held, at a commit): what every read sends until the next."""
@@ -111,10 +143,10 @@ class Session:
     def record(self) -> GameRecord:
         """The game record so far: a resignation is recorded as terminal play records a quit."""
         if self.resigned:
-            return self.table.record(finished=False, quit_by=SEATS[self.game][self.human])
+            return self.table.record(finished=False, quit_by=seats_of(self.game)[self.human])
         forfeit = self.settings.get("bot_forfeit")
         if forfeit:
-            seats = SEATS[self.game]
+            seats = seats_of(self.game)
             result = {"winner": seats[self.human], "returns": [1.0, 1.0], "turns": self.table.state.turn,
                       "forfeit": {"seat": seats[self.bot_seat], **forfeit}}
             result["returns"][self.bot_seat] = -1.0
@@ -129,7 +161,7 @@ class Session:
         """Who won and why, once the game is over."""
         if not self.over:
             return None
-        seats = SEATS[self.game]
+        seats = seats_of(self.game)
         if self.resigned:
             return {"winner": seats[self.bot_seat], "resigned": seats[self.human]}
         return self.record().result
@@ -153,9 +185,8 @@ class SessionManager:
         self._cache: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
         self._reproducible = bool(settings.extra.get("reproducible_seeds"))
-        from cardwar.envs.naval.hands import prepare_tables
-
-        prepare_tables()  # now, once: not on the first battle's clock (0.4 s), nor built by two requests at once
+        for name in games.names():  # now, once: e.g. naval's hand tables, not on the first battle's clock (0.4 s)
+            games.get(name).warm()   # nor built by two requests at once
 
     def close(self) -> None:
         self.store.close()
@@ -164,20 +195,17 @@ class SessionManager:
     def create(self, request: dict[str, Any], client: str) -> tuple[Session, str, str, MoveTiming]:
         """A new session from a validated request (see ``app.NewSession``); returns it, its token, its
         spectators' (watch) token and the timings."""
-        from cardwar.envs import make_raw_env
-
         game = request["game"]
-        seats = SEATS[game]
+        g = games.get(game)
+        seats = seats_of(game)
         seat = request.get("seat") or seats[0]
         if seat not in seats:
             raise bad_request(f"seat {seat!r}: a {game} seat is one of {', '.join(seats)}")
         scenario = request.get("scenario")
-        if game == "naval" and scenario is not None:
-            raise bad_request("the naval game has no scenarios; leave scenario out")
-        if game == "hexwar":
-            from cardwar.envs.hexwar_v0 import DEFAULT_SCENARIO
-
-            scenario = scenario or DEFAULT_SCENARIO
+        if not g.has_scenarios and scenario is not None:
+            raise bad_request(f"the {game} game has no scenarios; leave scenario out")
+        if g.has_scenarios:
+            scenario = scenario or g.default_scenario
             if scenario not in scenarios(game):
                 raise bad_request(f"unknown scenario {scenario!r}; scenarios: {', '.join(scenarios(game))}")
         move_ms = request.get("move_ms") or self.settings.default_move_ms
@@ -195,7 +223,7 @@ class SessionManager:
             client_seed = secrets.randbelow(MAX_SEED)
         seed = client_seed if self._reproducible else deal_seed(client_seed, secrets.randbits(62))
         try:
-            env = make_raw_env(game, scenario=scenario, rules=rules)
+            env = g.make_env(scenario=scenario, rules=rules)
         except ValueError as err:
             raise bad_request(str(err).splitlines()[0]) from None
         human = seats.index(seat)
@@ -264,12 +292,13 @@ class SessionManager:
             raise not_found(session_id)
         try:
             record = GameRecord.from_json(row.record)
-            table = Table.from_record(record)
+            table, public = replay(record)
         except (RecordError, ValueError) as err:  # a database edited by hand, or rules that changed
             raise ServeError(409, f"session {session_id!r} cannot be restored: {err}") from None
         s = row.settings
         bot = make_player(s["bot_spec"], s["game"], seed=(record.seed + len(record.moves)) % 2**31 + 1)
-        session = Session(row.id, row.token_hash, row.client, s, table, bot, row.status, row.version, row.touched)
+        session = Session(row.id, row.token_hash, row.client, s, table, bot, row.status, row.version, row.touched,
+                          public=public)
         session.commit_views()
         with self._lock:
             cached = self._cache.get(session_id)
@@ -308,7 +337,7 @@ class SessionManager:
             self._check_turn(session, version)
             table = session.table
             action = self._parse(session, move)
-            table.play(action)
+            session.play(action)
             seen = len(table.history[session.human])
             self._bot_turns(session, timing)
             bot_lines = table.history[session.human][seen:]
@@ -343,12 +372,10 @@ class SessionManager:
                 raise ServeError(422, str(err).splitlines()[0][:300]) from None
         else:
             action = move
-            if not 0 <= action < len(notation_table(session.game)):
+            if not 0 <= action < games.get(session.game).actions():
                 raise ServeError(422, f"move id {action} does not exist")
-        if not table.state.is_legal(action):
-            from cardwar.explain import why_illegal
-
-            reason = why_illegal(session.game, table.view(session.human), action) or "not legal now"
+        if not is_legal(table.state, action):
+            reason = why_illegal(session.game, table.view(session.human), action) or _legal_hint(table)
             raise ServeError(422, f"illegal move {table.to_str(action)!r}: {reason}")
         return action
 
@@ -366,11 +393,11 @@ class SessionManager:
                 return
             finally:
                 timing.bot_ms += (time.perf_counter() - start) * 1000
-            if not hasattr(action, "__index__") or not table.state.is_legal(int(action)):
+            if not hasattr(action, "__index__") or not is_legal(table.state, int(action)):
                 session.settings = {**session.settings, "bot_forfeit": {"reason": "illegal",
                                                                         "detail": f"{action!r} is not legal"}}
                 return
-            table.play(int(action))
+            session.play(int(action))
 
     def _save(self, session: Session) -> None:
         status = "over" if session.over else "open"
@@ -416,3 +443,23 @@ class SessionManager:
                 if self.on_change is not None:
                     self.on_change(cached)
         return ids
+
+
+def why_illegal(game: str, view: Any, action: int) -> str | None:
+    """The game's own reason, from the seat's view only (its registry hook), or None where it has none."""
+    g = games.get(game)
+    if g.why_illegal is None:
+        return None
+    try:
+        explain = g.hook("why_illegal")
+    except (ImportError, AttributeError):  # a hook named but not (yet) written: the legal moves say enough
+        return None
+    return explain(view, action)
+
+
+def _legal_hint(table: Table) -> str:
+    """The legal moves now (the seat's own), or how many there are."""
+    legal = [table.to_str(a) for a in table.legal()]
+    if len(legal) <= 12:
+        return "not legal now; legal now: " + ", ".join(legal)
+    return f"not legal now ({len(legal)} legal moves: see the state's legal list)"

@@ -5,12 +5,18 @@ the victory terms; never a unit, a starting hex, a mine or a rule option."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any
 
 from cardwar.envs.skirmish.actions import GRID
 from cardwar.envs.skirmish.board import GROUND_CHARS, Edge, Ground
 from cardwar.envs.skirmish.scenario import HEIGHT, WIDTH, Scenario, load_scenario
 from cardwar.envs.skirmish.text import victory_text
+from cardwar.envs.skirmish.view import SkirmishView, _this_turn
+
+GENERATED = re.compile(r"generated_(\w+)_\d+")
+"""A generated map's name: its seed would rebuild every figure, so it is never shown (generator.py)."""
 
 GROUND_NAMES: dict[str, str] = {GROUND_CHARS[g]: g.name.lower() for g in Ground}
 """Map character -> ground name (§1.2)."""
@@ -48,8 +54,13 @@ def public_map(source: Any) -> dict[str, Any]:
                     edges.append([a, b, e.name.lower()])
     v = sc.victory
     names = dict(v.objective_names or {})
+    name, title, description = sc.name, sc.title or sc.name, sc.description
+    generated = GENERATED.fullmatch(name)
+    if generated:  # the generator's seed rebuilds the figures: name, title and story without it
+        name, title = "generated", f"Generated skirmish ({generated.group(1)})"
+        description = re.sub(r"\s*\(seed \d+\)", "", description)
     return {
-        "name": sc.name, "title": sc.title or sc.name, "description": sc.description,
+        "name": name, "title": title, "description": description,
         "sides": list(sc.sides), "teams": {str(side): list(t) for side, t in sorted(sc.teams.items())},
         "grid": [WIDTH, HEIGHT], "width": sc.width, "height": sc.height,
         "ground": "".join(GROUND_CHARS[g] for g in board.ground), "ground_names": dict(GROUND_NAMES),
@@ -62,4 +73,17 @@ def public_map(source: Any) -> dict[str, Any]:
     }
 
 
-__all__ = ["GROUND_NAMES", "public_map"]
+def spectator_view(state: Any) -> SkirmishView:
+    """What a spectator may know (RULES.md §9.2), as ``text.scene(state, None)`` draws it: each side's units
+    as the *enemy's* view shows them (seen now, or where last seen), the public part of their orders, the
+    cards drawn face up, the pack sizes; no decision's step or unit, no partial answers, no Kings' cards (the
+    counts: ``enemy_kings`` is 0, see each side's view), no mines, only this turn's public events.
+    ``seat`` is None."""
+    views = (state.information_view(0), state.information_view(1))
+    units = tuple(sorted((u for s in (0, 1) for u in views[1 - s].units if u.side == s), key=lambda u: u.uid))
+    events = tuple(e.text for e in _this_turn(state.events, state.turn) if e.seat is None)
+    return replace(views[0], seat=None, step=None, unit=None, partial={}, units=units, kings=(), enemy_kings=0,
+                   mines=(), events=events)
+
+
+__all__ = ["GENERATED", "GROUND_NAMES", "public_map", "spectator_view"]

@@ -14,7 +14,11 @@ from tests.serve.conftest import make_api
 def test_discovery_lists_games_seats_rules_scenarios_and_agents(api):
     data = api.client.get("/api/games").json()
     games = {g["name"]: g for g in data["games"]}
-    assert set(games) == {"naval", "hexwar"}
+    assert set(games) == {"naval", "hexwar", "skirmish"}  # the game registry's games (cardwar/games.py)
+    sk = games["skirmish"]
+    assert sk["seats"] == ["player_0", "player_1"] and "duel" in sk["scenarios"] and "random" in sk["scenarios"]
+    assert sk["page"] == "skirmish.js" and sk["title"] and {"random"} <= {a["name"] for a in sk["agents"]}
+    assert {r["name"]: r for r in sk["rules"]}["sequence"]["choices"] == ["phases", "deck"]
     assert games["naval"]["seats"] == ["captain_a", "captain_b"] and games["hexwar"]["seats"] == ["blue", "red"]
     hex_rules = {r["name"]: r for r in games["hexwar"]["rules"]}
     assert hex_rules["hidden_units"]["default"] is False and hex_rules["hidden_units"]["choices"] == [True, False]
@@ -30,9 +34,11 @@ def test_discovery_lists_games_seats_rules_scenarios_and_agents(api):
     assert data["limits"]["max_move_ms"] >= data["limits"]["default_move_ms"]
 
 
-@pytest.mark.parametrize("game, body", [("naval", {}), ("hexwar", {"scenario": "river_crossing"})])
-def test_a_whole_game_against_the_heuristic_ends_with_a_record_that_replays(api, game, body):
-    sid, auth, state = api.start(game=game, agent="heuristic", seed=5, **body)
+@pytest.mark.parametrize("game, body", [("naval", {"agent": "heuristic"}),
+                                        ("hexwar", {"agent": "heuristic", "scenario": "river_crossing"}),
+                                        ("skirmish", {"agent": "random", "scenario": "duel"})])
+def test_a_whole_game_against_the_bot_ends_with_a_record_that_replays(api, game, body):
+    sid, auth, state = api.start(game=game, seed=5, **body)
     assert state["you"] == SEATS[game][0] and state["status"] == "your_turn" and state["legal"]
     final = api.play_out(sid, auth, state, random.Random(1))
     assert final["legal"] == [] and final["result"]["winner"] in (*SEATS[game], None)

@@ -1,5 +1,9 @@
 """Words for a person at the table: why a move is illegal, and what a decision costs.
 
+:func:`why_illegal` and :func:`decision_note` ask the game's hooks in the registry
+(:mod:`cardwar.games`); the naval and hex games' hooks are here, the skirmish's are next to its
+rules (:mod:`cardwar.envs.skirmish.explain`).
+
 Everything here is worked out from the seat's information view only. The verdict
 "legal or not" is the engine's own: the view is turned into a state consistent with
 it (the search agents' ``determinize``: unseen cards dealt at random, hidden enemy
@@ -17,29 +21,51 @@ _RNG_SEED = 0  # the unseen cards a determinization deals never enter a reason
 
 
 def why_illegal(game: str, view: Any, action: int) -> str | None:
-    """The rule that forbids ``action`` for the seat of ``view``, or None if it is legal."""
-    if game == "naval":
-        from cardwar.agents.naval_search import determinize as naval_state
+    """The rule that forbids ``action`` for the seat of ``view``, or None if it is legal (or the game has
+    nothing to say): the game's ``why_illegal`` hook in the registry (:mod:`cardwar.games`)."""
+    from cardwar import games
 
-        state = naval_state(view, np.random.default_rng(_RNG_SEED))
-        return None if state.is_legal(action) else _naval_reason(view, action)
+    g = games.get(game)
+    return None if g.why_illegal is None else g.hook("why_illegal")(view, action)
+
+
+def decision_note(game: str, view: Any) -> str | None:
+    """A few lines that explain the decision in front of the seat (a naval defence, a hex evasion, a skirmish
+    step), or None: the game's ``decision_note`` hook in the registry."""
+    from cardwar import games
+
+    g = games.get(game)
+    return None if g.decision_note is None else g.hook("decision_note")(view)
+
+
+def naval_why_illegal(view: Any, action: int) -> str | None:
+    """Naval: the engine's verdict on a state consistent with the view, then the rule that fails."""
+    from cardwar.agents.naval_search import determinize as naval_state
+
+    state = naval_state(view, np.random.default_rng(_RNG_SEED))
+    return None if state.is_legal(action) else _naval_reason(view, action)
+
+
+def hex_why_illegal(view: Any, action: int) -> str | None:
+    """Hex game: the engine's verdict on a state consistent with the view, then the rule that fails."""
     from cardwar.agents.hexwar_search import determinize as hex_state
 
     state = hex_state(view, np.random.default_rng(_RNG_SEED))
     return None if state.is_legal(action) else _hex_reason(state, action)
 
 
-def decision_note(game: str, view: Any) -> str | None:
-    """A few lines that explain the decision in front of the seat (a naval defence, a hex evasion), or None."""
-    if game == "naval":
-        from cardwar.envs.naval.state import Phase
+def naval_decision_note(view: Any) -> str | None:
+    """Naval: the defence question while an attack waits for the answer."""
+    from cardwar.envs.naval.state import Phase
 
-        return defence_question(view) if view.phase == Phase.DEFEND and view.pending is not None else None
+    return defence_question(view) if view.phase == Phase.DEFEND and view.pending is not None else None
+
+
+def hex_decision_note(view: Any) -> str | None:
+    """Hex game: the evade question while a shot waits for the answer."""
     from cardwar.envs.hexwar.state import HexPhase
 
-    if view.phase == HexPhase.EVADE and view.pending is not None:
-        return evade_question(view)
-    return None
+    return evade_question(view) if view.phase == HexPhase.EVADE and view.pending is not None else None
 
 
 # ---------------------------------------------------------------------- naval

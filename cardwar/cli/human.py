@@ -5,6 +5,9 @@ moves, ``board`` shows the position again, ``png [FILE]`` writes the hex map
 picture, ``quit`` ends the game. A defence or an evasion is explained before the
 question. A mistyped move gets the closest legal moves, an illegal one the rule
 that forbids it, and the question comes again; end of input ends the game quietly.
+
+The game's notation, its reasons for an illegal move and its note on the decision in front
+come from the game registry (:mod:`cardwar.games`), so this works for every registered game.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from cardwar.explain import decision_note, why_illegal
+from cardwar import games
 from cardwar.record import check_writable
 
 PROMPT = "your move (help for the list)> "
@@ -50,16 +53,17 @@ class HumanPlayer:
 
     def __init__(self, game: str, seat: int, show: Callable[[Any], str], read: Callable[[str], str] = input,
                  out: Callable[[str], None] = print, picture: Callable[[str], str] | None = None,
-                 screen: Screen | None = None) -> None:
+                 screen: Screen | None = None, why: Callable[[Any, int], str | None] | None = None,
+                 note: Callable[[Any], str | None] | None = None) -> None:
+        """``why(view, action)`` and ``note(view)`` replace the game's registry hooks (a game that can say more
+        with what the table shows every player, e.g. the skirmish's public map)."""
         self.name = "human"
         self.game, self.seat, self.show, self.read, self.out, self.picture = game, seat, show, read, out, picture
         self.screen = screen or Screen(out)
-        if game == "naval":
-            from cardwar.envs.naval import NotationError, action_to_string, string_to_action
-        else:
-            from cardwar.envs.hexwar.actions import HexNotationError as NotationError  # type: ignore[assignment]
-            from cardwar.envs.hexwar.actions import action_to_string, string_to_action  # type: ignore[assignment]
-        self._to_str, self._parse, self._error = action_to_string, string_to_action, NotationError
+        g = games.get(game)
+        self._to_str, self._parse = g.to_string, g.parse
+        self._why = why or (g.hook("why_illegal") if g.why_illegal is not None else (lambda view, action: None))
+        self._note = note or (g.hook("decision_note") if g.decision_note is not None else (lambda view: None))
 
     def act(self, observation: dict[str, np.ndarray], view: Any) -> int:
         """Ask until the person types a legal move; :class:`QuitGame` if they leave."""
@@ -94,7 +98,7 @@ class HumanPlayer:
             self.screen.last_board = text
         else:
             self.screen.board(text)
-        note = decision_note(self.game, view)
+        note = self._note(view)
         if note:
             self.out(note)
 
@@ -103,14 +107,14 @@ class HumanPlayer:
         names = [self._to_str(a) for a in legal]
         try:
             action = self._parse(text)
-        except self._error as err:
+        except ValueError as err:  # the game's notation error
             self.out(f"cannot read that: {err}")
             self._suggest(text, names)
             return None
         if action in legal:
             return action
         move = self._to_str(action)
-        self.out(f"{move!r} is not legal: {why_illegal(self.game, view, action) or 'not allowed now'}")
+        self.out(f"{move!r} is not legal: {self._why(view, action) or 'not allowed now'}")
         self._suggest(move, names)
         return None
 

@@ -1,9 +1,15 @@
 """Games between two players (agents or a person) through the AEC envs, narrated move by move.
 
-One loop (:func:`_narrated_game`) plays both games: it prints the board once a turn
+One loop (:func:`_narrated_game`) plays every game: it prints the board once a turn
 (a person's own decisions show it again only when it has changed), the public
 narration of every move, and collects the moves for the game record
 (:mod:`cardwar.record`), which ``save`` writes when the game ends or a person quits.
+
+What it asks of a game comes from the game registry (:mod:`cardwar.games`: the env, notation,
+narration, renderers, explanations) and from the game's :class:`PlayStyle` (how a person
+sees the board, the opening lines, the result in words, when a turn starts), which the
+registry entry names as ``extra["play_style"]`` (``"cardwar.cli.play:SKIRMISH_STYLE"``);
+a game without one gets :func:`generic_style`, built from the registry alone.
 """
 
 from __future__ import annotations
@@ -11,11 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from dataclasses import dataclass, field, replace
+
+from cardwar import games
 from cardwar.arena.seeds import Dealer
 from cardwar.cli.human import HumanPlayer, QuitGame, Screen
-from cardwar.record import SEATS, GameRecord, Move, result_of
+from cardwar.record import GameRecord, Move, result_of
 
-_VIEWERS = {"spectator": None, "omniscient": "omniscient", "A": 0, "B": 1}
+COMMON_VIEWERS: dict[str, Any] = {"spectator": None, "omniscient": "omniscient", "A": 0, "B": 1}
+"""``--viewer`` names every game takes: A and B are the first and second seat."""
 
 
 def _narrated_game(env: Any, players: dict[str, Any], board: Callable[[Any], str], narrate_fn: Callable,
@@ -47,12 +57,11 @@ def _narrated_game(env: Any, players: dict[str, Any], board: Callable[[Any], str
     return None
 
 
-def turn_starts(game: str, out: Callable[[str], None]) -> Callable[[Any], bool]:
-    """``new_turn(state)``: True the first time a turn is seen (naval: from its first action, saying who
-    goes first on turn 1), so the board is printed once a turn (play and replay alike)."""
+def naval_turn_starts(out: Callable[[str], None]) -> Callable[[Any], bool]:
+    """Naval: a turn's board comes with its first action (after the mulligans), saying who goes first on turn 1."""
     seen: set[int] = set()
 
-    def naval(state: Any) -> bool:  # as `cardwar play`: once a turn, from its first action
+    def naval(state: Any) -> bool:
         if state.phase.name != "ACTION" or state.turn in seen:
             return False
         seen.add(state.turn)
@@ -60,12 +69,25 @@ def turn_starts(game: str, out: Callable[[str], None]) -> Callable[[Any], bool]:
             out(f"Captain {'AB'[state.first_player]} goes first")
         return True
 
-    def hexwar(state: Any) -> bool:
-        fresh = state.turn not in seen
-        seen.add(state.turn)
-        return fresh
+    return naval
 
-    return naval if game == "naval" else hexwar
+
+def fresh_turns(out: Callable[[str], None]) -> Callable[[Any], bool]:
+    """Any game: a board the first time a turn number (``state.turn``) is seen."""
+    seen: set[int] = set()
+
+    def fresh(state: Any) -> bool:
+        new = state.turn not in seen
+        seen.add(state.turn)
+        return new
+
+    return fresh
+
+
+def turn_starts(game: str, out: Callable[[str], None]) -> Callable[[Any], bool]:
+    """``new_turn(state)``: True the first time a turn is seen, so the board is printed once a turn (play and
+    replay alike); the game's own rule (its style's ``turn_starts``) where it has one."""
+    return style_of(game).turn_starts(out)
 
 
 def _seat_players(game: str, specs: tuple[str, str], seed: int, dealer: Dealer,
@@ -74,7 +96,7 @@ def _seat_players(game: str, specs: tuple[str, str], seed: int, dealer: Dealer,
     from cardwar.players import make_player
 
     return {name: human(i) if spec == "human" else make_player(spec, game, seed=dealer.seat(seed, i))
-            for i, (name, spec) in enumerate(zip(SEATS[game], specs))}
+            for i, (name, spec) in enumerate(zip(games.get(game).seats, specs))}
 
 
 def _viewer(who: Any, specs: tuple[str, str]) -> Any:
@@ -88,22 +110,19 @@ def _run(env: Any, game: str, specs: tuple[str, str], seed: int, players: dict, 
          new_turn: Callable, screen: Screen, quiet: bool, save: str | None, scenario: str | None = None,
          move_line: Callable | None = None) -> tuple[GameRecord, str | None]:
     """Play the game and build its record (saved to ``save`` even if the game is interrupted)."""
-    if game == "naval":
-        from cardwar.envs.naval import action_to_string
-    else:
-        from cardwar.envs.hexwar.actions import action_to_string  # type: ignore[assignment]
+    g = games.get(game)
     moves: list[Move] = []
     quit_by: str | None = None
 
     def record() -> GameRecord:
         s = env.state
-        return GameRecord(game=game, seed=seed, players=dict(zip(SEATS[game], specs)), moves=tuple(moves),
-                          rules=env.config.to_dict(), scenario=scenario,
-                          scenario_data=s.scenario.to_dict() if game == "hexwar" else None,
-                          finished=s.is_terminal(), result=result_of(s, SEATS[game]) if s.is_terminal() else None,
+        data = g.hook("scenario_data")(s) if g.scenario_data is not None else None
+        return GameRecord(game=game, seed=seed, players=dict(zip(g.seats, specs)), moves=tuple(moves),
+                          rules=env.config.to_dict(), scenario=scenario, scenario_data=data,
+                          finished=s.is_terminal(), result=result_of(s, g.seats) if s.is_terminal() else None,
                           quit_by=quit_by)
     try:
-        quit_by = _narrated_game(env, players, board, narrate_fn, new_turn, screen, quiet, action_to_string, moves,
+        quit_by = _narrated_game(env, players, board, narrate_fn, new_turn, screen, quiet, g.to_string, moves,
                                  move_line)
     except KeyboardInterrupt:
         if save:
@@ -137,103 +156,332 @@ def _summary(rec: GameRecord, names: tuple[str, str], state: Any, seed: int, dea
             "turns": state.turn, "result": state.result, "returns": state.returns(), "record": rec.to_dict()}
 
 
-def play_naval(config: Any, seed: int, spec_a: str, spec_b: str, viewer: str = "spectator",
-               quiet: bool = False, out: Callable[[str], None] = print, read: Callable[[str], str] = input,
-               save: str | None = None, dealer: Dealer | None = None) -> dict:
-    """Play one seeded game; print the board each turn and a public log line per move.
+# ---------------------------------------------------------------- each game's presentation
+@dataclass(frozen=True)
+class PlayStyle:
+    """How ``cardwar play`` and ``cardwar replay`` present one game (everything else comes from the registry).
 
-    The printout shows what ``viewer`` may know: a spectator sees no hand, ``A``
-    or ``B`` sees that captain's hand, ``omniscient`` sees everything and the
-    face-down cards in the move list. A person (spec ``human``) sees only their seat.
-    ``save`` writes the game record there. ``dealer`` keys the deal and the bots' seeds
-    (default: a fresh secret; ``Dealer(None)``: the research seeds); both are printed once the game is over.
+    ``viewers`` maps the ``--viewer`` names the game takes to the renderers' viewer (0, 1, None, "omniscient");
+    ``seat_names`` name the seats in move lines, ``winner_names`` in result lines, ``json_names`` in the
+    ``--json`` winner. ``intro(env, specs)`` gives the opening lines, ``person_view(env)`` the function that
+    draws a person's board from their view, ``person_hooks(env)`` HumanPlayer's ``why``/``note`` overrides,
+    ``describe(detail, winner, state)`` the result in words (``state``: any state of the game, for its names),
+    ``turn_starts(out)`` the new-turn test, ``header(state, viewer_name, record)`` a replay's scenario lines.
     """
-    from cardwar.envs import naval_v0
-    from cardwar.envs.naval import action_to_string
-    from cardwar.envs.naval.render import narrate, render_state, render_view
+
+    seat_names: tuple[str, str]
+    winner_names: tuple[str, str]
+    json_names: tuple[str, str]
+    viewers: dict[str, Any]
+    intro: Callable[[Any, tuple[str, str]], list[str]]
+    person_view: Callable[[Any], Callable[[Any], str]]
+    describe: Callable[[dict | None, int | None, Any], str]
+    turn_starts: Callable[[Callable[[str], None]], Callable[[Any], bool]] = fresh_turns
+    person_hooks: Callable[[Any], dict] = lambda env: {}
+    header: Callable[[Any, str, Any], list[str]] = lambda state, viewer_name, record: []
+    board: Callable[[Any, Any], str] | None = None
+    """``board(state, viewer)`` for the printout and replays; None: the registry's ``render_text``."""
+    omniscient_move_lines: bool = False
+    """Print each move in notation (``  12. Captain A: deploy 7H A``) when the printout is omniscient."""
+    extra_viewer_note: str = field(default="")
+
+
+def generic_style(game: str) -> PlayStyle:
+    """The presentation of a game that names no style: seat names from the registry, its own text render for
+    a person (the renderer's seat view), the winner by seat name."""
+    g = games.get(game)
+    seats = tuple(g.seats)
+
+    def intro(env: Any, specs: tuple[str, str]) -> list[str]:
+        return [f"{g.title}: " + ", ".join(f"{s} = {spec}" for s, spec in zip(seats, specs))]
+
+    def person_view(env: Any) -> Callable[[Any], str]:
+        return lambda view: g.hook("render_text")(env.state, g.seat_of(view))
+
+    def describe(detail: dict | None, winner: int | None, state: Any) -> str:
+        return "a draw" if winner is None else f"{seats[winner]} wins"
+
+    return PlayStyle(seats, seats, seats, {**COMMON_VIEWERS, seats[0]: 0, seats[1]: 1}, intro, person_view,
+                     describe)
+
+
+def style_of(game: str) -> PlayStyle:
+    """The game's :class:`PlayStyle`: the registry's ``extra["play_style"]``, else the built-in one of a game
+    shipped with cardwar, else :func:`generic_style`."""
+    g = games.get(game)
+    ref = g.extra.get("play_style") or _BUILT_IN_STYLES.get(game)
+    return games.resolve(ref) if ref is not None else generic_style(game)
+
+
+def _naval_style() -> PlayStyle:
+    from cardwar.envs.naval.render import render_view
     from cardwar.envs.naval.scoring import describe_result
 
-    if viewer not in _VIEWERS:
-        raise ValueError(f"viewer {viewer!r} is not one of {', '.join(_VIEWERS)} for the naval game")
-    specs = (spec_a, spec_b)
-    who = _viewer(_VIEWERS[viewer], specs)
-    screen = Screen(out)
-    dealer = dealer or Dealer.fresh()
-    players = _seat_players("naval", specs, seed, dealer, lambda i: HumanPlayer(
-        "naval", i, show=render_view, read=read, out=out, screen=screen))
-    env = naval_v0.raw_env(rules=config)
-    env.reset(seed=dealer.deal(seed))
-    if not quiet:
-        out(f"Hit the Deck!: Captain A = {spec_a}, Captain B = {spec_b}")
-    new_turn = turn_starts("naval", out)
-
-    def move_line(n: int, before: Any, action: int) -> str:
-        return f"  {n:3d}. Captain {'AB'[before.current]}: {action_to_string(action)}"
-
-    rec, _ = _run(env, "naval", specs, dealer.deal(seed), players, lambda st: render_state(st, who), narrate,
-                  new_turn, screen, quiet, save, move_line=move_line if who == "omniscient" else None)
-    s = env.state
-    if not quiet:
-        _seeds_said(out, seed, dealer)
-    if rec.finished:
-        if not quiet:
-            screen.board(render_state(s, who))
-        out(f"Result: {describe_result(s.result, s.winner)}")
-    return _summary(rec, ("A", "B"), s, seed, dealer)
+    names = ("Captain A", "Captain B")
+    return PlayStyle(
+        seat_names=names, winner_names=names, json_names=("A", "B"),
+        viewers={**COMMON_VIEWERS, "captain_a": 0, "captain_b": 1},
+        intro=lambda env, specs: [f"Hit the Deck!: Captain A = {specs[0]}, Captain B = {specs[1]}"],
+        person_view=lambda env: render_view, describe=lambda detail, winner, state: describe_result(detail, winner),
+        turn_starts=naval_turn_starts, omniscient_move_lines=True)
 
 
-def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red: str, viewer: str = "spectator",
-                quiet: bool = False, png: str | None = None, out: Callable[[str], None] = print,
-                read: Callable[[str], str] = input, save: str | None = None, dealer: Dealer | None = None) -> dict:
-    """Play one seeded hex game; print the map each turn and a line per move.
+def _hex_intro(env: Any, specs: tuple[str, str]) -> list[str]:
+    from cardwar.envs.hexwar.view import public_map
 
-    ``png`` writes the final map picture (as the printout's viewer sees it) to that
-    path; ``save`` writes the game record there. ``dealer`` as in :func:`play_naval`.
-    """
-    from cardwar.envs import hexwar_v0
-    from cardwar.envs.hexwar.picture import render_rgb
-    from cardwar.envs.hexwar.text import describe_result, narrate, render_state
+    shown = public_map(env.scenario)  # a procedural map with hidden units does not show its generator seed
+    return [f"{shown.title}: blue = {specs[0]}, red = {specs[1]}"] + ([shown.description] if shown.description else [])
+
+
+def _hex_header(state: Any, viewer_name: str, record: Any) -> list[str]:
+    import textwrap
+
+    from cardwar.envs.hexwar.view import public_map
+
+    sc = state.scenario
+    shown = sc if viewer_name == "omniscient" else public_map(sc)  # no generator seed of a hidden-unit map
+    lines = [f"Scenario: {record.scenario or 'meeting_engagement'} - {shown.title}"]
+    if shown.description:
+        lines += textwrap.wrap(shown.description, 100, initial_indent="  ", subsequent_indent="  ")
+    return lines
+
+
+def _hex_style() -> PlayStyle:
+    from cardwar.envs.hexwar.text import describe_result
     from cardwar.envs.hexwar.text import render_view as hex_view_text
 
-    specs = (spec_blue, spec_red)
-    who = _viewer({"spectator": None, "omniscient": "omniscient", "blue": 0, "red": 1}[viewer], specs)
-    env = hexwar_v0.raw_env(scenario=scenario, rules=rules)
+    return PlayStyle(
+        seat_names=("blue", "red"), winner_names=("Blue", "Red"), json_names=("blue", "red"),
+        viewers={**COMMON_VIEWERS, "blue": 0, "red": 1}, intro=_hex_intro,
+        person_view=lambda env: (lambda v: hex_view_text(v, env.scenario)),
+        describe=lambda detail, winner, state: describe_result(detail, winner), header=_hex_header)
+
+
+# ---------------------------------------------------------------- the skirmish
+class _SeatOnly:
+    """What a person at one seat of the skirmish has on the table: the public scenario (map, names, victory)
+    and their own information view, nothing else (RULES.md §9.2). The text render asks it for the view."""
+
+    def __init__(self, view: Any, scenario: Any) -> None:
+        self.view, self.scenario = view, scenario
+
+    def information_view(self, seat: int) -> Any:
+        if seat != self.view.seat:
+            raise ValueError("a person sees only their own side's view")
+        return self.view
+
+
+def _seat_board(view: Any, scenario: Any) -> str:
+    """A seat's skirmish board from its view alone, without the step in front (the question under the board
+    says it, :func:`cardwar.envs.skirmish.explain.decision_note`): so it is printed again only when something
+    on it has changed, not at every small step of a declaration."""
+    from cardwar.envs.skirmish.text import render_scene, scene
+
+    calm = replace(view, step=None, unit=None, partial={})
+    return render_scene(scene(_SeatOnly(calm, scenario), view.seat))
+
+
+def skirmish_person_view(env: Any) -> Callable[[Any], str]:
+    """A person's skirmish board, drawn from their view alone (RULES.md §9.2)."""
+    return lambda view: _seat_board(view, env.state.scenario)
+
+
+def skirmish_board(state: Any, viewer: Any) -> str:
+    """The printout's board: a seat's as its person sees it (:func:`_seat_board`), else the env's text render."""
+    from cardwar.envs.skirmish.text import render_text
+
+    if viewer in (0, 1):
+        return _seat_board(state.information_view(viewer), state.scenario)
+    return render_text(state, viewer)
+
+
+def skirmish_person_hooks(env: Any) -> dict:
+    """The skirmish's reasons read the public map too (terrain and edges are public, RULES.md §9.2)."""
+    from functools import partial
+
+    from cardwar.envs.skirmish.explain import why_illegal
+
+    return {"why": partial(why_illegal, board=env.state.scenario.board)}
+
+
+def skirmish_describe(detail: dict | None, winner: int | None, state: Any) -> str:
+    """The skirmish's result in words (RULES.md §10): the winner by side name, the turns, casualty points."""
+    if detail is None:
+        return "game in progress"
+    sides = tuple(state.scenario.sides) if state is not None else ("player_0", "player_1")
+    who = "A draw" if winner is None else f"{sides[winner]} (player_{winner}) win"
+    pts = detail.get("casualty_points") or [0, 0]
+    held = detail.get("objective_owner") or {}
+    objectives = [sum(1 for side in held.values() if side == k) for k in (0, 1)]
+    tail = f"casualty points {sides[0]} {pts[0]} - {sides[1]} {pts[1]}"
+    if held:
+        tail += f", objectives held {objectives[0]} - {objectives[1]}"
+    return f"{who} after {detail.get('turns', '?')} turns ({tail})"
+
+
+def _skirmish_intro(env: Any, specs: tuple[str, str]) -> list[str]:
+    from cardwar.envs.skirmish.text import victory_text
+
+    sc = env.state.scenario
+    return [f"{sc.title or sc.name}: player_0 ({sc.sides[0]}) = {specs[0]}, player_1 ({sc.sides[1]}) = {specs[1]}",
+            f"Sequence {env.config.sequence}; victory: {victory_text(sc)}; turn limit {sc.turn_limit}"]
+
+
+def _skirmish_header(state: Any, viewer_name: str, record: Any) -> list[str]:
+    import textwrap
+
+    sc = state.scenario
+    lines = [f"Scenario: {record.scenario or sc.name} - {sc.title or sc.name} "
+             f"(player_0 {sc.sides[0]}, player_1 {sc.sides[1]})"]
+    if sc.description:
+        lines += textwrap.wrap(sc.description, 100, initial_indent="  ", subsequent_indent="  ")
+    return lines
+
+
+def _skirmish_style() -> PlayStyle:
+    seats = ("player_0", "player_1")
+    return PlayStyle(
+        seat_names=seats, winner_names=seats, json_names=seats,
+        viewers={**COMMON_VIEWERS, "player_0": 0, "player_1": 1}, intro=_skirmish_intro,
+        person_view=skirmish_person_view, person_hooks=skirmish_person_hooks, describe=skirmish_describe,
+        header=_skirmish_header, omniscient_move_lines=True, board=skirmish_board)
+
+
+_STYLE_MAKERS: dict[str, Callable[[], PlayStyle]] = {
+    "NAVAL_STYLE": _naval_style, "HEXWAR_STYLE": _hex_style, "SKIRMISH_STYLE": _skirmish_style}
+_STYLES: dict[str, PlayStyle] = {}
+
+
+def __getattr__(name: str) -> PlayStyle:
+    """``NAVAL_STYLE``, ``HEXWAR_STYLE``, ``SKIRMISH_STYLE``: built on first use, so importing this module
+    imports no game."""
+    if name not in _STYLE_MAKERS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name not in _STYLES:
+        _STYLES[name] = _STYLE_MAKERS[name]()
+    return _STYLES[name]
+
+
+_BUILT_IN_STYLES = {"naval": "cardwar.cli.play:NAVAL_STYLE", "hexwar": "cardwar.cli.play:HEXWAR_STYLE",
+                    "skirmish": "cardwar.cli.play:SKIRMISH_STYLE"}
+"""Until each registry entry names its style (``extra["play_style"]``), the shipped games' own."""
+
+
+# ---------------------------------------------------------------- one game, any game
+def told(game: str, viewer: Any) -> Callable[[Any, int, Any], list[str]]:
+    """The game's public narration of a move, as far as ``viewer`` is told of the move at all: nothing for a
+    move the game's ``seen_notation`` keeps from that seat (the skirmish's hidden declaration steps, RULES.md
+    §9.1: even their number would tell how a side declared). A spectator is told what the seat not moving is."""
+    g = games.get(game)
+    narrate = g.hook("narrate")
+    if viewer == "omniscient" or g.seen_notation is None:
+        return narrate
+
+    def lines(before: Any, action: int, after: Any) -> list[str]:
+        mover = before.current_player
+        seat = viewer if viewer in (0, 1) else 1 - mover
+        return [] if g.seen(before, action, after, seat) is None else narrate(before, action, after)
+
+    return lines
+
+
+def play_game(game: str, seed: int, spec_a: str, spec_b: str, viewer: str = "spectator", *,
+              scenario: str | None = None, rules: Any = None, quiet: bool = False, png: str | None = None,
+              out: Callable[[str], None] = print, read: Callable[[str], str] = input, save: str | None = None,
+              dealer: Dealer | None = None) -> dict:
+    """Play one seeded game of ``game``; print the board each turn and the public log of every move.
+
+    The printout shows what ``viewer`` may know (a name of the game's style: ``spectator``,
+    ``omniscient``, ``A``/``B`` or a seat name); a person (spec ``human``) sees only their seat, and is
+    asked their moves in the game's notation. ``scenario`` (games with scenarios; default the game's) and
+    ``rules`` (a dict of options, or the game's rules object) set the game up. ``png`` writes the final
+    picture (games with one), ``save`` the game record. ``dealer`` keys the deal and the bots' seeds
+    (default: a fresh secret; ``Dealer(None)``: the research seeds); both are printed once the game is over.
+    Returns what ``--json`` prints.
+    """
+    g = games.get(game)
+    style = style_of(game)
+    if viewer not in style.viewers:
+        raise ValueError(f"viewer {viewer!r} is not one of {', '.join(style.viewers)} for the {game} game")
+    if png is not None and g.render_picture is None:
+        raise ValueError(f"--png draws a picture of the map; the {game} game has no picture")
+    specs = (spec_a, spec_b)
+    who = _viewer(style.viewers[viewer], specs)
+    if g.has_scenarios:
+        scenario = scenario or g.default_scenario
+        env = g.make_env(scenario=scenario, rules=rules)
+    else:
+        if scenario is not None:
+            raise ValueError(f"the {game} game has no scenarios; leave --scenario out")
+        env = g.make_env(rules=rules)
     dealer = dealer or Dealer.fresh()
     env.reset(seed=dealer.deal(seed))
     screen = Screen(out)
+    picture = g.hook("render_picture") if g.render_picture is not None else None
 
     def picture_for(seat: int) -> Callable[[str], str]:
         def write(path: str) -> str:
             from PIL import Image
 
-            Image.fromarray(render_rgb(env.state, seat)).save(path)
+            Image.fromarray(picture(env.state, seat)).save(path)
             return path
         return write
 
-    players = _seat_players("hexwar", specs, seed, dealer, lambda i: HumanPlayer(
-        "hexwar", i, show=lambda v: hex_view_text(v, env.scenario), read=read, out=out, picture=picture_for(i),
-        screen=screen))
+    players = _seat_players(game, specs, seed, dealer, lambda i: HumanPlayer(
+        game, i, show=style.person_view(env), read=read, out=out,
+        picture=picture_for(i) if picture is not None else None, screen=screen, **style.person_hooks(env)))
     if not quiet:
-        from cardwar.envs.hexwar.view import public_map
+        for line in style.intro(env, specs):
+            out(line)
+    new_turn = style.turn_starts(out)
+    render = style.board or g.hook("render_text")
 
-        shown = public_map(env.scenario)  # a procedural map with hidden units does not show its generator seed
-        out(f"{shown.title}: blue = {spec_blue}, red = {spec_red}")
-        if shown.description:
-            out(shown.description)
-    new_turn = turn_starts("hexwar", out)
+    def move_line(n: int, before: Any, action: int) -> str:
+        return f"  {n:3d}. {style.seat_names[before.current_player]}: {g.to_string(action)}"
 
-    rec, _ = _run(env, "hexwar", specs, dealer.deal(seed), players, lambda st: render_state(st, who), narrate,
-                  new_turn, screen, quiet, save, scenario=scenario)
+    rec, _ = _run(env, game, specs, dealer.deal(seed), players, lambda st: render(st, who), told(game, who),
+                  new_turn, screen, quiet, save, scenario=scenario if g.has_scenarios else None,
+                  move_line=move_line if who == "omniscient" and style.omniscient_move_lines else None)
     s = env.state
     if not quiet:
         _seeds_said(out, seed, dealer)
     if rec.finished:
         if not quiet:
-            screen.board(render_state(s, who))
-        out(f"Result: {describe_result(s.result, s.winner)}")
+            screen.board(render(s, who))
+        out(f"Result: {style.describe(s.result, s.winner, s)}")
         if png:
             from PIL import Image
 
-            Image.fromarray(render_rgb(s, who)).save(png)
+            Image.fromarray(picture(s, who)).save(png)
             out(f"Picture written to {png}")
-    return _summary(rec, ("blue", "red"), s, seed, dealer, {"scenario": s.scenario.name})
+    extra = {"scenario": s.scenario.name} if g.has_scenarios else {}
+    return _summary(rec, style.json_names, s, seed, dealer, extra)
+
+
+def play_naval(config: Any, seed: int, spec_a: str, spec_b: str, viewer: str = "spectator",
+               quiet: bool = False, out: Callable[[str], None] = print, read: Callable[[str], str] = input,
+               save: str | None = None, dealer: Dealer | None = None) -> dict:
+    """One naval game (:func:`play_game`): ``config`` is a ``NavalConfig``; a spectator sees no hand, ``A``
+    or ``B`` that captain's hand, ``omniscient`` everything and the face-down cards in the move list."""
+    return play_game("naval", seed, spec_a, spec_b, viewer, rules=config, quiet=quiet, out=out, read=read,
+                     save=save, dealer=dealer)
+
+
+def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red: str, viewer: str = "spectator",
+                quiet: bool = False, png: str | None = None, out: Callable[[str], None] = print,
+                read: Callable[[str], str] = input, save: str | None = None, dealer: Dealer | None = None) -> dict:
+    """One hex game (:func:`play_game`); ``png`` writes the final map picture as the printout's viewer sees it."""
+    return play_game("hexwar", seed, spec_blue, spec_red, viewer, scenario=scenario, rules=rules, quiet=quiet,
+                     png=png, out=out, read=read, save=save, dealer=dealer)
+
+
+def play_skirmish(scenario: str | None, rules: dict | None, seed: int, spec_a: str, spec_b: str,
+                  viewer: str = "spectator", quiet: bool = False, png: str | None = None,
+                  out: Callable[[str], None] = print, read: Callable[[str], str] = input, save: str | None = None,
+                  dealer: Dealer | None = None) -> dict:
+    """One skirmish (:func:`play_game`): ``scenario`` a shipped name, a YAML path or ``random`` (default
+    ``ww2_squads``), ``rules`` a dict of options (RULES.md §12) over the scenario's suggestions. A person types
+    each small step of their orders in the notation (a hex label such as ``C5``, or a choice such as ``walk``,
+    RULES.md §9.1), sees the board from their side's view only, and is told the rule behind a refused answer."""
+    return play_game("skirmish", seed, spec_a, spec_b, viewer, scenario=scenario, rules=rules, quiet=quiet, png=png,
+                     out=out, read=read, save=save, dealer=dealer)

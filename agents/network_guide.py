@@ -39,6 +39,10 @@ class NetworkGuide:
             from cardwar.envs.naval.observation import encode_observation
 
             self._encode = lambda s, seat: encode_observation(s.information_view(seat))
+        elif game == "skirmish":
+            from cardwar.envs.skirmish.observation import encode_observation as encode_skirmish
+
+            self._encode = lambda s, seat: encode_skirmish(s.information_view(seat), s.scenario)
         else:
             from cardwar.envs.hexwar.observation import encode_observation as encode_hex
 

@@ -315,10 +315,13 @@ class RunCallback(BaseCallback):
 
 
 def eval_scenario(c: TrainConfig) -> str | None:
-    """Where the hex learner is evaluated: the held-out procedural maps when it trains on procedural ones."""
-    if c.game != "hexwar":
+    """Where the learner is evaluated (games with scenarios): ``eval.scenario`` if set, else the held-out
+    procedural maps when it trains on procedural ones (alone or in a mix), else its training scenario."""
+    if c.game == "naval":
         return None
     if c.eval.scenario:
         return c.eval.scenario
-    train = c.env.scenario or "meeting_engagement"
-    return "random:test" if train.startswith("random") else train
+    train = c.env.scenario or {"hexwar": "meeting_engagement"}.get(c.game)
+    if train is None:
+        return None
+    return "random:test" if any(part.strip().startswith("random") for part in train.split(",")) else train

@@ -18,7 +18,17 @@ from typing import Any
 
 import yaml
 
-GAMES = ("naval", "hexwar")
+GAMES = ("naval", "hexwar", "skirmish")
+"""The games ``cardwar train`` knows when the game registry (:mod:`cardwar.games`) is not there."""
+
+
+def game_names() -> tuple[str, ...]:
+    """The games a config may name: the registry's, else :data:`GAMES`."""
+    try:
+        from cardwar import games
+    except ImportError:
+        return GAMES
+    return tuple(games.names())
 POOL_MEMBERS = ("snapshots", "heuristic", "random")
 
 
@@ -33,8 +43,9 @@ class EnvSection:
     rules: dict[str, Any] = field(default_factory=dict)
     """Rule options of the game (see its RULES.md)."""
     scenario: str | None = None
-    """hexwar: a scenario name, a .yaml path, ``random`` or ``random:train`` (the training half of the
-    procedural scenarios; ``random:test`` is the held-out half)."""
+    """hexwar, skirmish: a scenario name, a .yaml path, ``random`` or ``random:train`` (the training half of the
+    procedural scenarios; ``random:test`` is the held-out half), or a mix of them, each game drawing one:
+    ``random:train*12,duel,ww2_squads`` (``*N`` weighs an entry, :mod:`cardwar.training.scenario_mix`)."""
     n_envs: int = 8
     """Environments stepped together; their opponents are drawn independently."""
     vec_env: str = "subproc"
@@ -49,7 +60,9 @@ class PolicySection:
 
     features: str = "mlp"
     """``mlp`` (flat observation), ``hex_cnn`` (square convolutions over the hex planes, then dense heads),
-    ``hex_fcn`` (hexwar: the fully convolutional hex-aware policy, :mod:`cardwar.training.hex_policy`) or
+    ``hex_fcn`` (hexwar: the fully convolutional hex-aware policy, :mod:`cardwar.training.hex_policy`),
+    ``skirmish_hex`` (skirmish: hex convolutions and heads that read the ordered figure and the step,
+    :mod:`cardwar.training.skirmish_policy`) or
     ``naval_cards`` (naval with ``env.actions: steps``: card choices scored by shared card embeddings,
     :mod:`cardwar.training.naval_policy`)."""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
@@ -61,9 +74,9 @@ class PolicySection:
     activation: str = "relu"
     """``relu`` or ``tanh``."""
     conv_channels: int = 64
-    """hex_fcn: channels of its hex convolutions."""
+    """hex_fcn, skirmish_hex: channels of its hex convolutions."""
     conv_blocks: int = 3
-    """hex_fcn: residual blocks of hex convolutions."""
+    """hex_fcn, skirmish_hex: residual blocks of hex convolutions."""
     embed_dim: int = 32
     """naval_cards: width of the card (and zone) embeddings the choices are scored with."""
     hidden: int = 128
@@ -117,7 +130,8 @@ class EvalSection:
     games: int = 40
     opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
     scenario: str | None = None
-    """hexwar: scenarios evaluated on (default ``random:test``, maps never trained on)."""
+    """hexwar, skirmish: scenarios evaluated on (default ``random:test``, maps never trained on, when the
+    training scenarios are procedural)."""
 
 
 @dataclass
@@ -185,8 +199,8 @@ def _fail(where: str, message: str) -> typing.NoReturn:
 
 def _check(c: TrainConfig) -> None:
     """Values that are typed right but make no sense: each failure is one line naming the key."""
-    if c.game not in GAMES:
-        _fail("game", f"{c.game!r} is not one of {', '.join(GAMES)}")
+    if c.game not in game_names():
+        _fail("game", f"{c.game!r} is not one of {', '.join(game_names())}")
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9.-]*(_[A-Za-z0-9.-]+)*", c.name):
         _fail("name", f"{c.name!r} must be letters, digits, '.', '-' or single '_' (it goes into the run folder name)")
     if not 0 <= c.seed < 2**32:
@@ -249,15 +263,19 @@ def _check_env(c: TrainConfig) -> None:
     if c.env.actions not in ("moves", "steps"):
         _fail("env.actions", f"{c.env.actions!r} is not moves or steps")
     if c.env.actions == "steps" and c.game != "naval":
-        _fail("env.actions", "steps are naval-v1's; the hex game has moves only")
+        _fail("env.actions", f"steps are naval-v1's; {c.game} has moves only (the skirmish's moves are already "
+                             "factored into steps)")
 
 
 def _check_policy(c: TrainConfig) -> None:
     p = c.policy
-    if p.features not in ("mlp", "hex_cnn", "hex_fcn", "naval_cards"):
-        _fail("policy.features", f"{p.features!r} is not mlp, hex_cnn, hex_fcn or naval_cards")
+    if p.features not in ("mlp", "hex_cnn", "hex_fcn", "naval_cards", "skirmish_hex"):
+        _fail("policy.features", f"{p.features!r} is not mlp, hex_cnn, hex_fcn, naval_cards or skirmish_hex")
     if p.features in ("hex_cnn", "hex_fcn") and c.game != "hexwar":
-        _fail("policy.features", f"{p.features} reads the hex planes; use mlp or naval_cards for naval")
+        _fail("policy.features", f"{p.features} reads the hex game's planes; use mlp or naval_cards for naval, "
+                                 "skirmish_hex for the skirmish")
+    if p.features == "skirmish_hex" and c.game != "skirmish":
+        _fail("policy.features", "skirmish_hex reads the skirmish's planes and steps; use it with game skirmish")
     if p.features == "naval_cards" and (c.game != "naval" or c.env.actions != "steps"):
         _fail("policy.features", "naval_cards scores naval-v1's steps: use it with game naval and env.actions: steps")
     for key in ("policy.conv_channels", "policy.conv_blocks", "policy.embed_dim", "policy.hidden"):
@@ -312,7 +330,8 @@ def _check_opponents(c: TrainConfig) -> None:
 
 def _check_specs(c: TrainConfig) -> None:
     """Every agent spec, with its options typed and range-checked for the game (no model is loaded)."""
-    from cardwar.agents import AgentSpecError, check_spec
+    from cardwar.agents import AgentSpecError
+    from cardwar.training.agent_factory import check_spec
 
     for where, specs in (("eval.opponents", c.eval.opponents), ("opponents.heuristic", [c.opponents.heuristic]),
                          ("imitation.teacher", [c.imitation.teacher]), ("imitation.opponents", c.imitation.opponents)):

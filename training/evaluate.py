@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardwar import agents
 from cardwar.agents.ppo_agent import PPOAgent
 from cardwar.arena import play_agents
 from cardwar.arena.match_result import MatchResult
-from cardwar.envs import make_raw_env
+from cardwar.training import agent_factory as agents
+from cardwar.training.scenario_mix import make_env as make_raw_env
 
 
 @dataclass

@@ -32,9 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from cardwar import agents
 from cardwar.arena import play_agents
-from cardwar.envs import make_raw_env
+from cardwar.training import agent_factory as agents
+from cardwar.training.scenario_mix import make_env as make_raw_env
 
 
 TOP_K = 8
@@ -43,7 +43,7 @@ TOP_K = 8
 
 @dataclass
 class Demonstrations:
-    """Teacher moves: observations (float16), packed masks, actions, final results, and the teacher's
+    """Teacher moves: observations (float16, or uint8: :func:`store_obs`), packed masks, actions, final results, and the teacher's
     policy target: its ``TOP_K`` likeliest moves and their shares (a search's visit counts; else the move)."""
 
     obs: np.ndarray
@@ -61,6 +61,31 @@ class Demonstrations:
         return np.unpackbits(self.masks[idx], axis=1, count=self.n_actions).astype(bool)
 
 
+SKIP_FORCED = frozenset({"skirmish"})
+"""Games whose forced steps (one legal action) are not recorded: they teach the policy nothing, and a
+skirmish observation is 221 x 16 x 24 values (a sixth of its steps are forced)."""
+QUANTIZED = frozenset({"skirmish"})
+"""Games whose observations (all in [0, 1]) are kept as uint8 steps of 1/255 (half of float16's memory:
+a skirmish example is 85 kB so, 100k examples 8.5 GB); :func:`obs_tensor` scales them back."""
+
+
+def store_obs(observation: np.ndarray, game: str) -> np.ndarray:
+    """One observation as kept in :class:`Demonstrations`: float16, or uint8 in 1/255 steps (:data:`QUANTIZED`)."""
+    if game in QUANTIZED:
+        return np.rint(np.clip(observation, 0.0, 1.0) * 255.0).astype(np.uint8)
+    return observation.astype(np.float16)
+
+
+def obs_tensor(demos: "Demonstrations", idx: np.ndarray, device: Any) -> Any:
+    """The float32 observations of examples ``idx`` on ``device``."""
+    import torch
+
+    obs = torch.as_tensor(demos.obs[idx], device=device)
+    if obs.dtype == torch.uint8:
+        return obs.to(torch.float32) / 255.0
+    return obs.to(torch.float32)
+
+
 def _play(args: tuple) -> tuple[np.ndarray, ...]:
     """The games ``[(seed, opponent spec), ...]`` of the teacher (seat ``seed % 2``); their examples as arrays.
 
@@ -68,6 +93,7 @@ def _play(args: tuple) -> tuple[np.ndarray, ...]:
     """
     game, scenario, rules, teacher_spec, games, path = args
     env = make_raw_env(game, scenario, rules)
+    skip_forced = game in SKIP_FORCED
     obs, masks, acts, results, t_idx, t_p = [], [], [], [], [], []
     for seed, opponent_spec in games:
         teacher_seat = seed % 2
@@ -77,8 +103,8 @@ def _play(args: tuple) -> tuple[np.ndarray, ...]:
         start = len(acts)
 
         def record(agent: str, o: dict, a: int) -> None:
-            if agent == teacher_name:
-                obs.append(o["observation"].astype(np.float16))
+            if agent == teacher_name and not (skip_forced and int(o["action_mask"].sum()) == 1):
+                obs.append(store_obs(o["observation"], game))
                 masks.append(np.packbits(o["action_mask"].astype(bool)))
                 acts.append(a)
                 idx, p = policy_target(teacher, a)
@@ -89,7 +115,7 @@ def _play(args: tuple) -> tuple[np.ndarray, ...]:
         returns = play_agents(env, *players, seed=seed, on_move=record)
         results += [returns[teacher_seat]] * (len(acts) - start)
     space = env.observation_space(env.possible_agents[0])["observation"]
-    arrays = (np.stack(obs) if obs else np.zeros((0, *space.shape), np.float16),
+    arrays = (np.stack(obs) if obs else np.zeros((0, *space.shape), np.uint8 if game in QUANTIZED else np.float16),
               np.stack(masks) if masks else np.zeros((0, (env.NUM_ACTIONS + 7) // 8), np.uint8),
               np.array(acts, dtype=np.int64), np.array(results, dtype=np.float32),
               np.array(t_idx, dtype=np.int32).reshape(-1, TOP_K), np.array(t_p, dtype=np.float32).reshape(-1, TOP_K))
@@ -224,7 +250,7 @@ def pretrain(policy: Any, demos: Demonstrations, epochs: int, batch_size: int, l
         hits = total_nll = total_vl = 0.0
         for start in range(0, n, batch_size):
             idx = order[start:start + batch_size]
-            obs = on_device(demos.obs[idx], dtype=torch.float32)
+            obs = obs_tensor(demos, idx, policy.device)
             acts = on_device(demos.actions[idx])
             latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(obs))
             dist = policy._get_action_dist_from_latent(latent_pi)
@@ -290,7 +316,7 @@ def _accuracy(policy: Any, demos: Demonstrations, idx: np.ndarray, batch_size: i
     with torch.no_grad():
         for start in range(0, len(idx), batch_size):
             part = idx[start:start + batch_size]
-            obs = on_device(demos.obs[part], dtype=torch.float32)
+            obs = obs_tensor(demos, part, policy.device)
             dist = policy.get_distribution(obs, action_masks=demos.mask_rows(part))
             hits += (dist.distribution.probs.argmax(dim=1) == on_device(demos.actions[part])).sum().item()
     return hits / len(idx)

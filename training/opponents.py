@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from cardwar import agents
+from cardwar.training import agent_factory as agents
 
 
 class OpponentPool:

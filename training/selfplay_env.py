@@ -106,7 +106,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv, VectorEnv
 
-from cardwar.envs import make_raw_env
+from cardwar.training.scenario_mix import make_env as make_raw_env
 from cardwar.training.opponents import OpponentPool
 
 
@@ -114,7 +114,7 @@ class _SingleOpponent:
     """An opponent pool of one agent, named by its spec: built afresh each episode, seeded by the env."""
 
     def __init__(self, game: str, spec: str) -> None:
-        from cardwar import agents
+        from cardwar.training import agent_factory as agents
 
         agents.check_spec(spec, game)  # a mistake is one line now, not at the first reset
         self.game, self.spec = game, spec
@@ -124,7 +124,7 @@ class _SingleOpponent:
                          "against a pool")
 
     def draw(self, rng: np.random.Generator) -> tuple[str, Any]:
-        from cardwar import agents
+        from cardwar.training import agent_factory as agents
 
         return self.spec, agents.make(self.spec, self.game, seed=int(rng.integers(2**31)))
 

@@ -61,6 +61,10 @@ def policy_class(config: TrainConfig) -> Any:
         from cardwar.training.naval_policy import NavalCardPolicy
 
         return NavalCardPolicy
+    if config.policy.features == "skirmish_hex":
+        from cardwar.training.skirmish_policy import SkirmishPolicy
+
+        return SkirmishPolicy
     return "MlpPolicy"
 
 
@@ -69,7 +73,7 @@ def policy_kwargs(config: TrainConfig) -> dict[str, Any]:
     from torch import nn
 
     p = config.policy
-    if p.features == "hex_fcn":
+    if p.features in ("hex_fcn", "skirmish_hex"):
         return {"channels": p.conv_channels, "blocks": p.conv_blocks}
     if p.features == "naval_cards":
         return {"embed_dim": p.embed_dim, "hidden": p.hidden}
@@ -203,19 +207,25 @@ def check_env_settings(config: TrainConfig) -> None:
     from cardwar.envs.hexwar.config import HexConfigError
     from cardwar.envs.hexwar.scenario import ScenarioError
     from cardwar.envs.naval import ConfigError
+    from cardwar.envs.skirmish.rules import SkirmishRulesError
+    from cardwar.envs.skirmish.scenario import ScenarioError as SkirmishScenarioError
+    from cardwar.training.scenario_mix import ScenarioMixError
 
-    from cardwar import agents
+    bad_env = (ConfigError, HexConfigError, ScenarioError, SkirmishRulesError, SkirmishScenarioError,
+               ScenarioMixError, FileNotFoundError)
+
     from cardwar.agents.spec import AgentSpecError
+    from cardwar.training import agent_factory as agents
     from cardwar.training.callbacks import eval_scenario
 
     try:
         SelfPlayEnv(config.game, scenario=config.env.scenario, rules=config.env.rules, actions=config.env.actions)
-    except (ConfigError, HexConfigError, ScenarioError, FileNotFoundError) as err:
+    except bad_env as err:
         raise TrainConfigError(f"env: {err}") from None
     if config.eval.games > 0:
         try:
             SelfPlayEnv(config.game, scenario=eval_scenario(config), rules=config.env.rules)
-        except (ScenarioError, FileNotFoundError) as err:
+        except bad_env as err:
             raise TrainConfigError(f"eval.scenario: {err}") from None
     specs = [("opponents.heuristic", config.opponents.heuristic)]
     specs += [("eval.opponents", s) for s in config.eval.opponents]

@@ -1,0 +1,226 @@
+"""A hex-aware MaskablePPO policy for the squad skirmish whose heads read the figure being ordered
+(:class:`SkirmishPolicy`).
+
+The skirmish observation (:mod:`cardwar.envs.skirmish.observation`) is 221 planes over the fixed
+16 x 24 grid in the odd-r layout, and every decision is a factored *step* (RULES.md §9.1,
+:mod:`cardwar.envs.skirmish.actions`): a figure's movement mode, then its destination hex, its stance;
+a combat action, then its targets; an interrupt's mover; the deck's figure to activate, its fire team.
+Ids ``0..383`` are hexes (``row * 24 + col``), ids ``384..419`` the named choices. So:
+
+- **Trunk** (:class:`SkirmishTrunk`): a 1 x 1 convolution mixes the 221 planes (most are constant or
+  per-scenario, and a hex kernel over all of them would cost 7 times as much), then hex convolutions
+  and residual blocks with KataGo's global pooling bias, exactly those of the hex game's policy
+  (:class:`~cardwar.training.hex_policy.HexConv2d`, :class:`~cardwar.training.hex_policy.HexResBlock`:
+  a kernel reaches a hex and its six neighbours on even and odd rows alike). Off-map hexes (plane
+  ``ground_off``: a random map smaller than the grid) are zeroed after every layer and left out of
+  the pooling, so a map's logits move with it on the grid.
+- **The figure's context.** The plane ``acting_unit`` marks the hex of the figure (or vehicle) the step
+  is about; its feature vector is gathered from the trunk's map (zero when no figure is being
+  ordered), and joined with the pooled board and the step's one-hot (planes ``step_*``) into a context.
+- **Per-step heads.** Hex ids get logits from 1 x 1 convolutions over each hex's features plus the
+  context, one output channel per step kind (a destination, a target, an interrupt's mover and an
+  activation are different questions about the same hex); the step's one-hot selects the channel.
+  The 36 named choices get one linear layer per step kind on the context (a mode for *this* figure,
+  a stance, an action, a speed...). The value reads the pooled board and the context.
+  The logits land on the action ids in their own order (hex cells flattened, then the choices), so no
+  scatter is needed; masking is MaskablePPO's (illegal ids at ``-1e8``).
+
+Wiring into SB3 is as :class:`~cardwar.training.hex_policy.HexConvPolicy`'s: the features extractor is
+the trunk (its flattened map, then the on-map and acting-figure planes, then the step one-hot), the
+``mlp_extractor`` the heads (``(logits [B, 420], value latent)``), ``action_net`` the identity.
+
+Speed on CPU (forward + backward of a batch of 512, ``python -m cardwar.training.skirmish_policy``,
+one thread on the shared 2-core machine): see docs/training.md (skirmish).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import gymnasium
+import torch
+import torch.nn.functional as F
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from torch import nn
+
+from cardwar.envs.skirmish.actions import CHOICES, HEIGHT, N_ACTIONS, N_CELLS, WIDTH, Step
+from cardwar.envs.skirmish.observation import OBS_SHAPE, P
+from cardwar.training.hex_policy import POOLED_STATS, GlobalPoolBias, HexConv2d, HexResBlock, masked_pool
+
+N_STEPS = len(Step)
+N_CHOICES = len(CHOICES)
+STEP0 = P["step_mode"]
+"""The first of the step one-hot planes (constant over the grid), in :class:`Step` order."""
+
+
+def on_map_plane(obs: torch.Tensor) -> torch.Tensor:
+    """[B, 1, H, W]: 1 on the hexes of the map (plane ``ground_off`` is 1 off it)."""
+    return 1.0 - obs[:, P["ground_off"]:P["ground_off"] + 1]
+
+
+def step_one_hot(obs: torch.Tensor) -> torch.Tensor:
+    """[B, 9]: the decision's step (all zero when the seat has no decision)."""
+    return obs[:, STEP0:STEP0 + N_STEPS, 0, 0]
+
+
+class SkirmishTrunk(BaseFeaturesExtractor):
+    """1 x 1 plane mixing, a hex convolution and residual hex blocks over the observation.
+
+    Returns ``[B, (channels + 2) * H * W + 9]``: the feature planes (zero off the map), the on-map
+    plane, the acting figure's plane, then the step one-hot.
+    """
+
+    def __init__(self, observation_space: gymnasium.spaces.Box, channels: int = 32, blocks: int = 2) -> None:
+        planes, rows, cols = observation_space.shape
+        super().__init__(observation_space, (channels + 2) * rows * cols + N_STEPS)
+        self.channels, self.blocks, self.grid = channels, blocks, (rows, cols)
+        self.mix = nn.Conv2d(planes + 1, channels, 1)
+        self.stem = HexConv2d(channels, channels)
+        self.res = nn.ModuleList(HexResBlock(channels) for _ in range(blocks))
+
+    def feature_map(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(features [B, C, H, W], on-map [B, 1, H, W])."""
+        on_map = on_map_plane(obs)
+        h = F.relu(self.mix(torch.cat([obs * on_map, on_map], dim=1))) * on_map
+        h = F.relu(self.stem(h)) * on_map
+        for block in self.res:
+            h = block(h, on_map)
+        return h, on_map
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        h, on_map = self.feature_map(observations)
+        acting = observations[:, P["acting_unit"]:P["acting_unit"] + 1] * on_map
+        return torch.cat([torch.cat([h, on_map, acting], dim=1).flatten(1), step_one_hot(observations)], dim=1)
+
+
+class SkirmishHeads(nn.Module):
+    """Logits over the 420 ids and the value latent, from the trunk's output (SB3's ``mlp_extractor``)."""
+
+    def __init__(self, channels: int, grid: tuple[int, int], value_hidden: int = 64) -> None:
+        super().__init__()
+        self.channels, self.grid = channels, grid
+        self.latent_dim_pi, self.latent_dim_vf = N_ACTIONS, value_hidden
+        context_in = POOLED_STATS * channels + channels + N_STEPS
+        self.context = nn.Linear(context_in, channels)
+        self.cell_conv = nn.Conv2d(channels, channels, 1)
+        self.cell_context = nn.Linear(channels, channels)
+        self.cell_pool_bias = GlobalPoolBias(channels)
+        self.cell_logits = nn.Conv2d(channels, N_STEPS, 1)
+        self.choice_logits = nn.Linear(channels, N_STEPS * N_CHOICES)
+        self.value_hidden = nn.Linear(context_in, value_hidden)
+
+    def logit_layers(self) -> tuple[nn.Module, ...]:
+        """The layers whose outputs are logits (initialised small)."""
+        return self.cell_logits, self.choice_logits
+
+    def unpack(self, features: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """(features [B, C, H, W], on-map [B, 1, H, W], acting figure [B, 1, H, W], step [B, 9])."""
+        batch = features.shape[0]
+        maps = features[:, :-N_STEPS].reshape(batch, self.channels + 2, *self.grid)
+        return maps[:, :-2], maps[:, -2:-1], maps[:, -1:], features[:, -N_STEPS:]
+
+    def _context_in(self, h: torch.Tensor, on_map: torch.Tensor, acting: torch.Tensor,
+                    step: torch.Tensor) -> torch.Tensor:
+        figure = (h * acting).sum(dim=(2, 3))  # the ordered figure's features; zero when there is none
+        return torch.cat([masked_pool(h, on_map), figure, step], dim=1)
+
+    def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
+        h, on_map, acting, step = self.unpack(features)
+        ctx = F.relu(self.context(self._context_in(h, on_map, acting, step)))
+        p = F.relu(self.cell_conv(h) + self.cell_context(ctx)[:, :, None, None]) * on_map
+        p = F.relu(self.cell_pool_bias(p, on_map)) * on_map
+        cells = (self.cell_logits(p) * step[:, :, None, None]).sum(dim=1).flatten(1)  # [B, H * W]
+        choices = (self.choice_logits(ctx).view(-1, N_STEPS, N_CHOICES) * step[:, :, None]).sum(dim=1)
+        return torch.cat([cells, choices], dim=1)
+
+    def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
+        h, on_map, acting, step = self.unpack(features)
+        return F.relu(self.value_hidden(self._context_in(h, on_map, acting, step)))
+
+    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.forward_actor(features), self.forward_critic(features)
+
+
+class SkirmishPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO policy: :class:`SkirmishTrunk` features, :class:`SkirmishHeads` logits and value.
+
+    ``channels`` and ``blocks`` size the trunk; the other keyword arguments are
+    ``MaskableActorCriticPolicy``'s (``net_arch`` and ``activation_fn`` are not used).
+    """
+
+    def __init__(self, observation_space: gymnasium.spaces.Space, action_space: gymnasium.spaces.Space,
+                 lr_schedule: Any, channels: int = 32, blocks: int = 2, **kwargs: Any) -> None:
+        if tuple(observation_space.shape) != tuple(OBS_SHAPE) or getattr(action_space, "n", None) != N_ACTIONS:
+            raise ValueError(f"SkirmishPolicy plays the skirmish's {OBS_SHAPE} observation and Discrete({N_ACTIONS}) "
+                             f"actions, not {observation_space.shape} and {action_space}")
+        extractor = kwargs.pop("features_extractor_class", SkirmishTrunk)
+        if extractor is not SkirmishTrunk:
+            raise ValueError(f"SkirmishPolicy's features extractor is SkirmishTrunk, not {extractor.__name__}")
+        kwargs["features_extractor_kwargs"] = {"channels": channels, "blocks": blocks}
+        kwargs.setdefault("net_arch", [])
+        self.channels, self.blocks = channels, blocks
+        super().__init__(observation_space, action_space, lr_schedule, features_extractor_class=SkirmishTrunk,
+                         **kwargs)
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        data = super()._get_constructor_parameters()
+        data.update(channels=self.channels, blocks=self.blocks)
+        data.pop("features_extractor_kwargs", None)
+        return data
+
+    def _build_mlp_extractor(self) -> None:
+        trunk = self.pi_features_extractor
+        self.mlp_extractor = SkirmishHeads(trunk.channels, trunk.grid)
+
+    def _build(self, lr_schedule: Any) -> None:
+        super()._build(lr_schedule)
+        self.action_net = nn.Identity()  # the heads give the logits
+        for module in self.modules():
+            if isinstance(module, HexConv2d):
+                module.reset_parameters()
+            if isinstance(module, HexResBlock):
+                nn.init.zeros_(module.conv2.weight)  # each block starts as the identity
+        for layer in self.mlp_extractor.logit_layers():
+            nn.init.orthogonal_(layer.weight, gain=0.01)
+            nn.init.zeros_(layer.bias)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
+
+# ---------------------------------------------------------------- speed
+def standalone(channels: int = 32, blocks: int = 2) -> SkirmishPolicy:
+    """A policy outside any model (tests, timing)."""
+    space = gymnasium.spaces.Box(0.0, 1.0, OBS_SHAPE, dtype="float32")
+    return SkirmishPolicy(space, gymnasium.spaces.Discrete(N_ACTIONS), lambda _: 3e-4, channels=channels,
+                          blocks=blocks)
+
+
+def time_forward_backward(channels: int, blocks: int, batch: int = 512, repeats: int = 3) -> float:
+    """Best seconds of ``repeats`` forward + backward passes (logits and value) on ``batch`` observations."""
+    policy = standalone(channels, blocks)
+    obs = (torch.rand(batch, *OBS_SHAPE) < 0.07).float()
+    obs[:, P["ground_off"]] = 0.0
+    best = math.inf
+    for _ in range(repeats + 1):  # the first is a warm-up
+        start = time.perf_counter()
+        latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(obs))
+        (latent_pi.logsumexp(dim=1).mean() + policy.value_net(latent_vf).mean()).backward()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main(threads: int = 1) -> None:
+    """Print the parameters and the speed of two sizes."""
+    torch.set_num_threads(threads)
+    for channels, blocks in ((32, 2), (64, 3)):
+        params = sum(p.numel() for p in standalone(channels, blocks).parameters())
+        print(f"channels {channels} blocks {blocks}: {params:,} parameters, {threads} thread(s): "
+              f"{time_forward_backward(channels, blocks):.3f} s per batch of 512 (forward + backward)")
+
+
+assert (HEIGHT, WIDTH) == tuple(OBS_SHAPE[1:]) and HEIGHT * WIDTH == N_CELLS
+
+if __name__ == "__main__":
+    main()

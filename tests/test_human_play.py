@@ -85,14 +85,14 @@ def _seen_by(view) -> set[int]:
 @pytest.mark.parametrize("seat, seed", [(0, 11), (1, 12)])
 def test_a_person_is_never_shown_a_card_they_may_not_know(monkeypatch, tmp_path, seat, seed):
     """Every card named on the screen, at the moment it is printed, is one the person's view has shown."""
-    from cardwar.envs import naval_v0
+    from cardwar import games
     from cardwar.envs.naval import NavalConfig
     from cardwar.envs.naval.cards import card_to_str
     from cardwar.cli.play import play_naval
 
     envs = []
-    real = naval_v0.raw_env
-    monkeypatch.setattr(naval_v0, "raw_env", lambda **kw: envs.append(real(**kw)) or envs[-1])
+    real = games.Game.make_env  # the game's env, as the registry makes it for `cardwar play`
+    monkeypatch.setattr(games.Game, "make_env", lambda self, *a, **kw: envs.append(real(self, *a, **kw)) or envs[-1])
     known: set[str] = set()
     named: set[str] = set()
 

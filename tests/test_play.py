@@ -239,7 +239,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("args, message", [
     (["naval", "--save", "/no/such/folder/game.json"], "--save: cannot write /no/such/folder/game.json: no folder"),
     (["naval", "--save", "."], "--save: . is a folder"),
-    (["naval", "--png", "map.png"], "--png draws the hex map"),
+    (["naval", "--png", "map.png"], "--png draws the map; the naval game has no picture"),
     (["hexwar", "--png", "/no/such/folder/map.png"], "--png: cannot write"),
     (["hexwar", "--png", "map.jpg"], "ending in .png"),
 ])

@@ -385,14 +385,23 @@ def told(game: str, viewer: Any) -> Callable[[Any, int, Any], list[str]]:
     return lines
 
 
-def play_game(game: str, seed: int, spec_a: str, spec_b: str, viewer: str = "spectator", *,
+def play_any(game: str, *, seed: int, spec_a: str, spec_b: str, viewer: Any = None, scenario: str | None = None,
+             rules: Any = None, quiet: bool = False, png: str | None = None, out: Callable[[str], None] = print,
+             read: Callable[[str], str] = input, save: str | None = None, dealer: Dealer | None = None) -> dict:
+    """``cardwar play GAME``: :func:`play_game` with the viewer as the renderers take it (0, 1, None for a
+    spectator, ``"omniscient"``) or a ``--viewer`` name."""
+    return play_game(game, seed, spec_a, spec_b, viewer, scenario=scenario, rules=rules, quiet=quiet, png=png,
+                     out=out, read=read, save=save, dealer=dealer)
+
+
+def play_game(game: str, seed: int, spec_a: str, spec_b: str, viewer: Any = "spectator", *,
               scenario: str | None = None, rules: Any = None, quiet: bool = False, png: str | None = None,
               out: Callable[[str], None] = print, read: Callable[[str], str] = input, save: str | None = None,
               dealer: Dealer | None = None) -> dict:
     """Play one seeded game of ``game``; print the board each turn and the public log of every move.
 
     The printout shows what ``viewer`` may know (a name of the game's style: ``spectator``,
-    ``omniscient``, ``A``/``B`` or a seat name); a person (spec ``human``) sees only their seat, and is
+    ``omniscient``, ``A``/``B`` or a seat name; or 0, 1, None, ``"omniscient"``); a person (spec ``human``) sees only their seat, and is
     asked their moves in the game's notation. ``scenario`` (games with scenarios; default the game's) and
     ``rules`` (a dict of options, or the game's rules object) set the game up. ``png`` writes the final
     picture (games with one), ``save`` the game record. ``dealer`` keys the deal and the bots' seeds
@@ -401,12 +410,14 @@ def play_game(game: str, seed: int, spec_a: str, spec_b: str, viewer: str = "spe
     """
     g = games.get(game)
     style = style_of(game)
-    if viewer not in style.viewers:
+    if isinstance(viewer, str) and viewer in style.viewers:
+        viewer = style.viewers[viewer]
+    elif viewer not in (0, 1, None, "omniscient") or isinstance(viewer, bool):
         raise ValueError(f"viewer {viewer!r} is not one of {', '.join(style.viewers)} for the {game} game")
     if png is not None and g.render_picture is None:
         raise ValueError(f"--png draws a picture of the map; the {game} game has no picture")
     specs = (spec_a, spec_b)
-    who = _viewer(style.viewers[viewer], specs)
+    who = _viewer(viewer, specs)
     if g.has_scenarios:
         scenario = scenario or g.default_scenario
         env = g.make_env(scenario=scenario, rules=rules)

@@ -71,7 +71,11 @@ def click_something(page: Any, rng: random.Random) -> str:
     assert n > 0, "it is the player's turn but nothing on the page can be clicked"
     target = options.nth(rng.randrange(n))
     what = target.get_attribute("data-step") or target.get_attribute("data-move") or "?"
-    target.click()
+    box = target.bounding_box() if "hex" in (target.get_attribute("class") or "").split() else None
+    if box:  # a hex: click its top, beside its label, where no unit standing on it covers it
+        target.click(position={"x": box["width"] / 2, "y": box["height"] * 0.2})
+    else:
+        target.click()
     settle(page)
     return what
 

@@ -333,3 +333,69 @@ def test_the_api_docs_render_with_no_network_but_this_server(server: ServerProce
     page.wait_for_selector(ready)
     assert "/api/sessions" in page.locator("body").inner_text()
     assert not elsewhere, elsewhere
+
+
+# ------------------------------------------------------------------ the squad skirmish (static/skirmish.js)
+def test_skirmish_game_played_by_clicks_to_its_end(server: ServerProcess, page: Any) -> None:
+    """A whole duel against random, every answer a click: a lit hex (or the figure on it) or a choice's
+    button; the map, the figures and the drawn cards are drawn from the state the API sends."""
+    start_game(page, server.url, "skirmish", scenario="duel", seat="player_0")
+    state = api_state(server, page)
+    assert state["scenario"] == "duel" and state["game"] == "skirmish"
+    drawn = state["map"]
+    cells = sum(1 for ch in drawn["ground"] if ch != "#")
+    assert page.locator("svg.skirmish-map g.hex[data-step^='hex:']").count() == cells == 80  # a 10 x 8 field
+    assert page.locator("svg.skirmish-map [data-objective]").count() == len(drawn["objectives"]) == 2
+    assert page.locator("svg.skirmish-map .sk-edge").count() >= len(drawn["edges"])
+    own = [u for u in state["view"]["units"] if u["side"] == 0]
+    for u in own:  # each own figure at its hex, with its stance drawn
+        figure = page.locator(f"svg.skirmish-map g.sk-unit[data-uid='{u['uid']}']")
+        assert figure.get_attribute("data-step") == f"hex:{_label(u['cell'])}"
+        assert figure.locator(".sk-stance").get_attribute("data-stance") == ("prone", "kneeling", "standing")[u["stance"]]
+    # the first step is a movement mode: buttons, one per legal answer
+    assert {b for b in page.locator("#choices button[data-move]").evaluate_all("bs => bs.map(b => b.dataset.move)")} \
+        == {m["move"] for m in state["legal"]}
+    shot = ARTIFACTS / "serve-skirmish.png"
+    rng, moves, saw_orders, saw_cards = random.Random(5), 0, False, False
+    while status(page) != "over":
+        assert moves < 800, "the duel did not end in 800 moves"
+        s = api_state(server, page)
+        lit = sorted(m["steps"][0] for m in s["legal"] if m["steps"])
+        on_page = sorted(set(page.locator("#board g.hex.clickable").evaluate_all("es => es.map(e => e.dataset.step)")))
+        assert on_page == lit  # every hex answer lit, nothing else
+        saw_orders |= page.locator("svg.skirmish-map .sk-fire-order, svg.skirmish-map .sk-move-order").count() > 0
+        saw_cards |= page.locator(".sk-drawn .sk-card").count() > 0
+        if shot is not None and lit and moves > 20 and s["view"]["step"] in ("target", "destination"):
+            page.mouse.move(0, 0)
+            page.screenshot(path=str(shot), full_page=True)
+            shot = None
+        play_move(page, rng)
+        moves += 1
+    assert moves > 10 and saw_cards and saw_orders
+    assert_result_shown(server, page)
+    assert (ARTIFACTS / "serve-skirmish.png").stat().st_size > 10_000
+
+
+def test_skirmish_an_illegal_click_or_answer_is_refused_and_changes_nothing(server: ServerProcess, page: Any) -> None:
+    start_game(page, server.url, "skirmish", scenario="duel")
+    before_version, before_log = version(page), log_lines(page)
+    # a hex that answers nothing now (the step is a mode): clicking it sends nothing
+    page.locator("svg.skirmish-map g.hex[data-hex='A1']").click()
+    settle(page)
+    assert version(page) == before_version and api_state(server, page)["version"] == before_version
+    # typed: a hex when a mode is asked, then a word that is no move
+    for typed, expected in [("C5", "illegal move 'C5'"), ("fly", "neither a hex")]:
+        page.fill("#move-input", typed)
+        page.press("#move-input", "Enter")
+        settle(page)
+        message = page.locator("#error").inner_text()
+        assert expected in message, message
+        assert version(page) == before_version and log_lines(page) == before_log
+    page.locator("#choices button[data-move=walk]").click()  # a legal answer: the next step lights hexes
+    settle(page)
+    assert version(page) > before_version and page.locator("#error").is_hidden()
+    assert page.locator("#board g.hex.clickable").count() > 0
+
+
+def _label(cell: int) -> str:
+    return "ABCDEFGHIJKLMNOPQRSTUVWX"[cell % 24] + str(cell // 24 + 1)

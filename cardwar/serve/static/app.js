@@ -109,6 +109,41 @@ function backHtml(extra, title) {
 
 function cardsText(cards) { return cards.join(" "); }
 
+// ------------------------------------------------------------------ page modules
+/* A game whose drawing is a module of its own (its registry entry's `page`, listed by GET /api/games) registers
+ * `cardwar.pages[game] = {render(board), prompt(analysis), choiceLabel(move), seatName(seat), scenario(map),
+ * title(state), turnSub(view), resultOrder}`; naval and hexwar are drawn here. */
+window.cardwar = {pages: {}, esc, el, svg, cap, human, SUITS, state: () => state, analyse: () => analyse()};
+
+function pageOf(game) { return window.cardwar.pages[game] || null; }
+
+/** Load the page modules the catalogue names (once each). */
+async function loadPages() {
+  const wanted = catalogue.games.filter(g => g.page && !pageOf(g.name));
+  await Promise.all(wanted.map(g => new Promise(resolve => {
+    const script = document.createElement("script");
+    script.src = "/static/" + g.page;
+    script.onload = resolve;
+    script.onerror = () => { showError(`The page of ${g.name} could not be loaded`); resolve(); };
+    document.head.append(script);
+  })));
+}
+
+/** A tile in the setup form for every game the server offers that the page does not name already. */
+function addGameTiles() {
+  const box = document.querySelector("#setup-form fieldset.games");
+  for (const g of catalogue.games) {
+    if (box.querySelector(`input[value="${g.name}"]`)) continue;
+    const tile = el("label", {class: "game-tile"}, `<input type="radio" name="game" value="${esc(g.name)}">` +
+      `<span class="tile-body"><span class="tile-title">${esc(g.title || g.name)}</span>` +
+      `<span class="tile-text">${esc(cap(g.summary || ""))}</span></span>`);
+    box.append(tile);
+  }
+  for (const input of box.querySelectorAll("input[name=game]")) {  // a game this server does not offer: no tile
+    if (!gameInfo(input.value)) input.closest("label").remove();
+  }
+}
+
 // ------------------------------------------------------------------ the setup form
 function gameInfo(name) { return catalogue.games.find(g => g.name === name); }
 
@@ -468,6 +503,8 @@ function onBoardClick(event) {
 
 // ------------------------------------------------------------------ rendering
 function seatName(game, seat) {
+  const mod = pageOf(game);
+  if (mod && mod.seatName) return mod.seatName(seat);
   if (game === "naval") return seat === "captain_a" ? "Captain A" : "Captain B";
   return cap(seat);
 }
@@ -480,13 +517,15 @@ function render() {
   ui.game.dataset.gameName = state.game;
   ui.game.classList.toggle("naval", state.game === "naval");
   ui.game.classList.toggle("hexwar", state.game === "hexwar");
+  const mod = pageOf(state.game);
+  for (const g of Object.keys(window.cardwar.pages)) ui.game.classList.toggle(g, state.game === g);
   ui.resign.hidden = state.status === "over";
   ui.newGame.hidden = false;
-  const title = state.game === "naval" ? "Hit the Deck!" : (state.map && state.map.title) || "Hex WW2";
+  const title = mod ? mod.title(state) : state.game === "naval" ? "Hit the Deck!" : (state.map && state.map.title) || "Hex WW2";
   ui.headline.innerHTML = `<b>${esc(title)}</b> <span class="muted">you: ${esc(seatName(state.game, state.you))} ` +
     `&middot; bot: ${esc(state.bot.agent)}</span>`;
   document.title = `${title} \u2013 cardwar`;
-  if (state.game === "naval") renderNaval(); else renderHex();
+  if (mod) mod.render(ui.board); else if (state.game === "naval") renderNaval(); else renderHex();
   renderScenario();
   renderTurn();
   renderActions();
@@ -498,6 +537,12 @@ function render() {
 /** The scenario's story and its victory condition (the hex game; the story's own "Victory:" part is the same
  * sentence the server sends as map.victory, so it is shown once). */
 function renderScenario() {
+  const mod = pageOf(state.game);
+  if (mod && mod.scenario) {
+    ui.scenarioInfo.hidden = !state.map;
+    if (state.map) ui.scenarioInfo.innerHTML = mod.scenario(state.map);
+    return;
+  }
   const map = state.game === "hexwar" ? state.map : null;
   ui.scenarioInfo.hidden = !map;
   if (!map) return;
@@ -520,7 +565,9 @@ function renderTurn() {
   else { text = "Waiting for the bot\u2026"; cls = "waiting"; }
   const v = state.view;
   let sub = "";
-  if (state.game === "naval") sub = `Turn ${v.turn} \u00b7 ${human(v.phase)}`;
+  const mod = pageOf(state.game);
+  if (mod && mod.turnSub) sub = mod.turnSub(v);
+  else if (state.game === "naval") sub = `Turn ${v.turn} \u00b7 ${human(v.phase)}`;
   else sub = `Turn ${v.turn} of ${v.turns}`;
   ui.turn.className = "turn " + cls;
   ui.turn.innerHTML = `<span class="turn-main">${esc(text)}</span><span class="turn-sub">${esc(sub)}</span>`;
@@ -530,6 +577,8 @@ const STEPLESS_LABELS = {pass: "Pass", keep: "Keep this hand", mulligan: "Mullig
   nodefend: "No defending card", evade: "Evade (\u22121 hit, loses its action)", "no evade": "Do not evade"};
 
 function choiceLabel(move) {
+  const mod = state && pageOf(state.game);
+  if (mod && mod.choiceLabel) return mod.choiceLabel(move);
   const w = move.split(" ");
   if (STEPLESS_LABELS[move]) return STEPLESS_LABELS[move];
   if (w[0] === "attack") return {normal: "Normal attack", ram: "Ram", broadside: "Broadside"}[w[2]] || cap(w[2]);
@@ -593,6 +642,8 @@ function prompt(a) {
   if (state.status !== "your_turn") return "The bot is to move.";
   const v = state.view;
   const sel = prefix.slice(basePrefix().length);
+  const mod = pageOf(state.game);
+  if (mod && mod.prompt) return mod.prompt(a);
   if (state.game === "naval") {
     if (v.phase === "mulligan") return "Keep your hand, or discard it and draw 7 new cards.";
     if (v.phase === "defend") {
@@ -652,7 +703,9 @@ function renderResult() {
   const pair = (name, xs) => Array.isArray(xs) && xs.length === 2 ? facts.push(`${name}: ${xs[0]} \u2013 ${xs[1]}`) : null;
   pair("sealanes", d.sealanes); pair("seazones", d.seazones); pair("cards in hand", d.cards_in_hand);
   pair("objective points", d.objective_points); pair("units lost", d.units_lost);
-  const order = state.game === "naval" ? "(A \u2013 B)" : "(blue \u2013 red)";
+  pair("casualty points", d.casualty_points);
+  const mod = pageOf(state.game);
+  const order = mod && mod.resultOrder ? mod.resultOrder : state.game === "naval" ? "(A \u2013 B)" : "(blue \u2013 red)";
   // a link cannot send a header: the watch token (it may see the record once the game is over) goes in the query
   const url = `/api/sessions/${encodeURIComponent(state.session)}/record?token=` +
     encodeURIComponent(session.watch || session.token);
@@ -1056,7 +1109,7 @@ async function init() {
   ui.rulesSummary = document.querySelector("#rules-box summary");
 
   ui.setupForm.addEventListener("submit", startGame);
-  for (const r of ui.setupForm.querySelectorAll("input[name=game]")) r.addEventListener("change", () => fillSetup(savedSetup()));
+  ui.setupForm.addEventListener("change", e => { if (e.target.name === "game") fillSetup(savedSetup()); });
   ui.agent.addEventListener("change", updateAgentHelp);
   ui.rules.addEventListener("change", updateRulesSummary);
   ui.resign.addEventListener("click", resign);
@@ -1073,6 +1126,8 @@ async function init() {
 
   try {
     catalogue = await api("GET", "/api/games");
+    addGameTiles();
+    await loadPages();
   } catch (err) {
     ui.loading.hidden = true;
     showError("Cannot load the games: " + err.message);

@@ -346,7 +346,7 @@ def test_equal_consecutive_positions_still_get_a_gif_frame_each(tmp_path):
     env = make_raw_env("hexwar")
     env.reset(seed=0)
     state = env.state.clone()
-    write_pictures([state, state, state], None, gif=tmp_path / "same.gif")
+    write_pictures([state, state, state], None, gif=tmp_path / "same.gif", game="hexwar")
     with Image.open(tmp_path / "same.gif") as im:
         assert im.n_frames == 3
 
@@ -389,9 +389,9 @@ ERRORS = [
     (["--list"], "give --db FILE"),
     (["{naval}", "--db", "{db}", "--game", "1"], "not both"),
     ([], "give a record FILE"),
-    (["{naval}", "--gif", "{dir}/x.gif"], "--gif draws the hex map; the naval game has no picture"),
-    (["{naval}", "--png-frames", "{dir}/frames"], "--png-frames draws the hex map"),
-    (["{naval}", "--viewer", "blue"], "--viewer blue is a hex game side"),
+    (["{naval}", "--gif", "{dir}/x.gif"], "--gif draws the map; the naval game has no picture"),
+    (["{naval}", "--png-frames", "{dir}/frames"], "--png-frames draws the map; the naval game has no picture"),
+    (["{naval}", "--viewer", "player_3"], "--viewer 'player_3': give a seat of naval: captain_a, captain_b"),
     (["{hexwar}", "--gif", "{dir}/x.png"], "ending in .gif"),
     (["{hexwar}", "--gif", "{dir}/no/such/x.gif"], "no folder"),
     (["{hexwar}", "--gif", "{dir}/folder.gif"], "is a folder"),
@@ -401,7 +401,7 @@ ERRORS = [
     (["{hexwar}", "--gif", "{dir}/x.gif", "--fps", "500"], "--fps must be between"),
     (["{hexwar}", "--fps", "0"], "--fps must be at least 0.1"),
     (["{naval}", "--to", "-1"], "--to must be at least 0"),
-    (["{naval}", "--viewer", "C"], "invalid choice"),
+    (["{naval}", "--viewer", "C"], "--viewer 'C': give a seat of naval"),
 ]
 
 

@@ -9,12 +9,18 @@ printed, so a broken record is one line, not half a game.
 What is shown follows the viewer, through the games' own render functions and
 their public narration: ``omniscient`` (the default for a finished game: both
 hands, hidden units, face-down cards named in the move list), ``spectator``, or a
-seat (``A``/``B``, ``blue``/``red``), which sees its own moves in notation and the
-other seat's as the public log tells them, never the other hand or a hidden unit.
+seat (``A``/``B``, or the game's seat names: ``captain_a``, ``blue``, ``player_1``),
+which sees its own moves in notation and the other seat's as the public log tells
+them, never the other hand or a hidden unit; a move the game keeps from that seat
+altogether (a skirmish's hidden declaration step) is not shown at all.
 
-The hex game can also be drawn: one PNG per position (``frame_0000.png`` is the
-deal, ``frame_0001.png`` the position after move 1, ...) or an animated GIF with
-one frame per position, both from :func:`cardwar.envs.hexwar.picture.render_rgb`.
+A game with a picture (the hex game, the skirmish) can also be drawn: one PNG per
+position (``frame_0000.png`` is the deal, ``frame_0001.png`` the position after move
+1, ...) or an animated GIF with one frame per position, both from the game's
+``render_picture`` as the viewer may see it.
+
+Everything game-specific comes from the game registry (:mod:`cardwar.games`) and the
+game's presentation (:func:`cardwar.cli.play.style_of`).
 """
 
 from __future__ import annotations
@@ -24,18 +30,17 @@ import os
 import re
 import sqlite3
 import sys
-import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardwar.cli.play import turn_starts
-from cardwar.record import SEATS, GameRecord, RecordError, replay_states
+from cardwar import games
+from cardwar.cli.play import style_of, turn_starts
+from cardwar.record import GameRecord, RecordError, replay_states
 
-VIEWERS = ("spectator", "omniscient", "A", "B", "blue", "red")
-"""The ``--viewer`` choices."""
-GAME_TITLES = {"naval": "Hit the Deck!", "hexwar": "Hex WW2 card activation"}
+VIEWERS = ("spectator", "omniscient", "A", "B")
+"""The ``--viewer`` names every game takes, besides its own seat names."""
 FRAME_NAME = "frame_{:04d}.png"
 _FRAME_RE = re.compile(r"frame_(\d{4,})\.png")
 MAX_FPS = 50.0
@@ -139,7 +144,8 @@ def list_games(store: Any, tournament: str | None = None, out: Callable[[str], N
             table = [("id", "pairing", "pair.game", "seats", "result", "moves", "forfeit")]
             for r in rows:
                 try:
-                    seats = SEATS.get(json.loads(r.record).get("game"), ("first", "second"))
+                    name = json.loads(r.record).get("game")
+                    seats = games.get(name).seats if games.known(name) else ("first", "second")
                 except (json.JSONDecodeError, AttributeError):
                     seats = ("first", "second")
                 forfeit = "-" if r.forfeit_seat is None else \
@@ -177,16 +183,22 @@ class _Game:
 
 
 def viewer_of(game: str, name: str) -> int | str | None:
-    """``--viewer`` as the render functions take it: a seat (0/1), None (spectator) or ``"omniscient"``."""
-    if name == "omniscient":
+    """``--viewer`` as the render functions take it: a seat (0/1), None (spectator) or ``"omniscient"``. A seat
+    is ``A``/``B`` or any name ``cardwar play`` takes (the game's seat names, first/second, ...)."""
+    from cardwar.cli import UsageError, seat_of
+
+    low = str(name).strip().lower()
+    if low in ("omniscient", "all", "everything"):
         return "omniscient"
-    if name == "spectator":
+    if low in ("spectator", "public"):
         return None
-    if game == "naval" and name in ("blue", "red"):
-        raise ReplayError(f"--viewer {name} is a hex game side; the naval game's seats are A and B")
-    if name in ("A", "B", "blue", "red"):
-        return 0 if name in ("A", "blue") else 1
-    raise ReplayError(f"--viewer {name!r}: expected one of {', '.join(VIEWERS)}")
+    aliases = {k.lower(): v for k, v in style_of(game).viewers.items()}
+    if low in aliases:
+        return aliases[low]
+    try:
+        return seat_of(game, name, "--viewer")
+    except UsageError as err:
+        raise ReplayError(f"{err}; or spectator, omniscient") from None
 
 
 def default_viewer(record: GameRecord) -> str:
@@ -197,29 +209,15 @@ def default_viewer(record: GameRecord) -> str:
 def prepare(record: GameRecord) -> _Game:
     """Replay (and so check) the whole record; :class:`RecordError` names a bad move or field."""
     states = list(replay_states(record))
-    if record.game == "naval":
-        from cardwar.envs.naval import string_to_action
-        from cardwar.envs.naval.render import narrate, render_state
-        from cardwar.envs.naval.scoring import describe_result
-
-        names = ("Captain A", "Captain B")
-        return _Game(record, states, [string_to_action(m.move) for m in record.moves], narrate, render_state,
-                     describe_result, names, names)
-    from cardwar.envs.hexwar.actions import string_to_action as hex_action
-    from cardwar.envs.hexwar.text import describe_result as hex_result
-    from cardwar.envs.hexwar.text import narrate as hex_narrate
-    from cardwar.envs.hexwar.text import render_state as hex_board
-
-    return _Game(record, states, [hex_action(m.move) for m in record.moves], hex_narrate, hex_board, hex_result,
-                 ("blue", "red"), ("Blue", "Red"))
+    g, style = games.get(record.game), style_of(record.game)
+    first = states[0]
+    return _Game(record, states, [g.parse(m.move) for m in record.moves], g.hook("narrate"),
+                 style.board or g.hook("render_text"), lambda detail, winner: style.describe(detail, winner, first),
+                 style.seat_names, style.winner_names)
 
 
 def _rules_line(record: GameRecord) -> str:
-    if record.game == "naval":
-        from cardwar.envs.naval import NavalConfig as Config
-    else:
-        from cardwar.envs.hexwar.config import HexConfig as Config  # type: ignore[assignment]
-    default = Config().to_dict()
+    default = games.get(record.game).default_rules()
     changed = [f"{k}={json.dumps(v)}" for k, v in record.rules.items() if default.get(k, object()) != v]
     return "default" if not changed else ", ".join(changed) + " (others default)"
 
@@ -229,28 +227,21 @@ def _viewer_words(name: str, g: _Game) -> str:
         return "omniscient (everything: both hands, face-down cards, hidden units)"
     if name == "spectator":
         return "spectator (the public board: no hand, no face-down card, no hidden unit)"
-    seat = 0 if name in ("A", "blue") else 1
+    seat = viewer_of(g.record.game, name)
     return f"{g.seat_names[seat]} (what that seat saw: its own side, the other's as the public log tells it)"
 
 
 def header_lines(g: _Game, viewer_name: str, source: str | None = None) -> list[str]:
     """The setup: game, scenario, players per seat, seed, rules, viewer, length."""
     rec = g.record
-    lines = [f"Replay: {GAME_TITLES[rec.game]} ({rec.game}), record of cardwar {rec.cardwar_version}"
-             + (f", {source}" if source else "")]
-    if rec.game == "hexwar":
-        from cardwar.envs.hexwar.view import public_map
-
-        sc = g.states[0].scenario
-        shown = sc if viewer_name == "omniscient" else public_map(sc)  # no generator seed of a hidden-unit map
-        lines.append(f"Scenario: {rec.scenario or 'meeting_engagement'} - {shown.title}")
-        if shown.description:
-            lines += textwrap.wrap(shown.description, 100, initial_indent="  ", subsequent_indent="  ")
+    game = games.get(rec.game)
+    lines = [f"Replay: {game.title}, record of cardwar {rec.cardwar_version}" + (f", {source}" if source else "")]
+    lines += style_of(rec.game).header(g.states[0], viewer_name, rec)
     if rec.finished or viewer_name == "omniscient":  # a seat replaying a game still in play never learns the deal
         lines.append(f"Seed: {rec.seed}")
     else:
         lines.append("Seed: shown once the game is over")
-    seats = SEATS[rec.game]
+    seats = games.get(rec.game).seats
     lines.append("Players: " + ", ".join(f"{g.seat_names[i]} = {rec.players[s]}" for i, s in enumerate(seats)))
     lines.append(f"Rules: {_rules_line(rec)}")
     lines.append(f"Viewer: {_viewer_words(viewer_name, g)}")
@@ -263,7 +254,7 @@ def header_lines(g: _Game, viewer_name: str, source: str | None = None) -> list[
 
 def result_line(g: _Game) -> str:
     """The last line of a full replay: the record's result, a forfeit with its reason, or why there is none."""
-    rec, seats = g.record, SEATS[g.record.game]
+    rec, seats = g.record, games.get(g.record.game).seats
     if not rec.finished:
         who = f" ({g.winner_names[seats.index(rec.quit_by)]} quit)" if rec.quit_by else ""
         return f"Result: none, the game was abandoned after {len(rec.moves)} moves{who}"
@@ -299,11 +290,14 @@ def replay_text(g: _Game, viewer_name: str, to: int | None = None, step: bool = 
         for line in header_lines(g, viewer_name, source):
             out(line)
     new_turn = turn_starts(rec.game, out if not quiet else (lambda _: None))
+    game = games.get(rec.game)
     shown = 0
     for i in range(stop):
         before, after, move = g.states[i], g.states[i + 1], rec.moves[i]
-        seat = SEATS[rec.game].index(move.seat)
-        if not quiet:
+        seat = game.seats.index(move.seat)
+        told = viewer == "omniscient" or game.seen(before, g.actions[i], after,
+                                                    viewer if viewer in (0, 1) else 1 - seat) is not None
+        if not quiet and told:  # a move kept from the viewer altogether (a hidden declaration step) is not shown
             if new_turn(before):
                 screen.board(g.board(before, viewer))
             sees = viewer == "omniscient" or viewer == seat  # its own moves in notation, the other's as narrated
@@ -311,7 +305,7 @@ def replay_text(g: _Game, viewer_name: str, to: int | None = None, step: bool = 
             for line in g.narrate(before, g.actions[i], after):
                 out("       " + line)
         shown = i + 1
-        if step and read is not None and not quiet and shown < stop:
+        if step and read is not None and not quiet and shown < stop and told:
             try:
                 answer = read("-- Enter: next move, q: stop -- ")
             except EOFError:
@@ -328,14 +322,15 @@ def replay_text(g: _Game, viewer_name: str, to: int | None = None, step: bool = 
     return shown
 
 
-# ---------------------------------------------------------------- pictures (hex game)
+# ---------------------------------------------------------------- pictures (games with one)
 def check_picture_targets(game: str, frames_dir: str | None, gif: str | None, fps: float | None) -> None:
-    """One-line errors, before anything is drawn, for pictures of the naval game or places that cannot be written."""
+    """One-line errors, before anything is drawn, for pictures of a game without any or places that cannot
+    be written."""
     from cardwar.record import check_writable
 
-    if (frames_dir is not None or gif is not None) and game != "hexwar":
+    if (frames_dir is not None or gif is not None) and games.get(game).render_picture is None:
         flag = "--png-frames" if frames_dir is not None else "--gif"
-        raise ReplayError(f"{flag} draws the hex map; the naval game has no picture")
+        raise ReplayError(f"{flag} draws the map; the {game} game has no picture")
     if fps is not None and gif is None:
         raise ReplayError("--fps sets the speed of --gif; give --gif FILE.gif too")
     if fps is not None and not 0.1 <= fps <= MAX_FPS:
@@ -374,21 +369,20 @@ def _probe(folder: Path, message: str) -> None:
         raise ReplayError(f"{message}: {err.strerror or err}") from None
 
 
-def _rgb_frames(states: Sequence[Any], viewer: Any):
-    from cardwar.envs.hexwar.picture import render_rgb
-
+def _rgb_frames(states: Sequence[Any], viewer: Any, game: str):
+    render = games.get(game).hook("render_picture")
     for s in states:
-        yield render_rgb(s, viewer)
+        yield render(s, viewer)
 
 
-def _palette_image(states: Sequence[Any], viewer: Any) -> Any:
+def _palette_image(states: Sequence[Any], viewer: Any, game: str) -> Any:
     """One 256-colour palette for the whole GIF, from a few positions spread over the game (fast, and
     every frame's colours mean the same: small files, no flicker)."""
     import numpy as np
     from PIL import Image
 
     picks = sorted({round(k * (len(states) - 1) / 7) for k in range(8)})
-    sample = np.concatenate(list(_rgb_frames([states[k] for k in picks], viewer)), axis=0)
+    sample = np.concatenate(list(_rgb_frames([states[k] for k in picks], viewer, game)), axis=0)
     return Image.fromarray(sample).quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
@@ -430,8 +424,9 @@ class _GifFrames:
 
 
 def write_pictures(states: Sequence[Any], viewer: Any, frames_dir: str | os.PathLike | None = None,
-                   gif: str | os.PathLike | None = None, fps: float = 4.0) -> list[Path]:
-    """Draw each position once (:func:`render_rgb` as ``viewer`` sees it) into ``frames_dir`` and/or ``gif``.
+                   gif: str | os.PathLike | None = None, fps: float = 4.0, *, game: str) -> list[Path]:
+    """Draw each position of ``game`` once (its ``render_picture`` as ``viewer`` sees it) into ``frames_dir``
+    and/or ``gif``.
 
     Frames are ``frame_0000.png`` (the deal) to ``frame_NNNN.png`` (after move N); frames
     left in the folder by a longer replay are removed, so it holds exactly this game. The
@@ -439,11 +434,11 @@ def write_pictures(states: Sequence[Any], viewer: Any, frames_dir: str | os.Path
     """
     from PIL import Image
 
-    gif_frames = _GifFrames(_palette_image(states, viewer)) if gif is not None else None
+    gif_frames = _GifFrames(_palette_image(states, viewer, game)) if gif is not None else None
     paths: list[Path] = []
     d = Path(frames_dir) if frames_dir is not None else None
     try:
-        for k, rgb in enumerate(_rgb_frames(states, viewer)):
+        for k, rgb in enumerate(_rgb_frames(states, viewer, game)):
             if d is not None:
                 path = d / FRAME_NAME.format(k)
                 Image.fromarray(rgb).save(path, compress_level=3)
@@ -491,7 +486,7 @@ def run_replay(args: Any, out: Callable[[str], None] = print) -> int:
         if args.file is None:
             raise ReplayError("give a record FILE, or --db FILE --game ID, or --db FILE --list")
         record = load_record(args.file)
-    viewer_name = {"captain_a": "A", "captain_b": "B"}.get(args.viewer, args.viewer) or default_viewer(record)
+    viewer_name = args.viewer or default_viewer(record)
     viewer = viewer_of(record.game, viewer_name)
     check_picture_targets(record.game, args.png_frames, args.gif, args.fps)
     g = prepare(record)
@@ -506,7 +501,7 @@ def run_replay(args: Any, out: Callable[[str], None] = print) -> int:
     states = g.states[:shown + 1]
     if args.png_frames is not None or args.gif is not None:
         fps = 4.0 if args.fps is None else args.fps
-        paths = write_pictures(states, viewer, args.png_frames, args.gif, fps)
+        paths = write_pictures(states, viewer, args.png_frames, args.gif, fps, game=record.game)
         if args.png_frames is not None:
             out(f"{len(paths)} frames written to {args.png_frames} ({paths[0].name} .. {paths[-1].name})")
         if args.gif is not None:

@@ -9,21 +9,21 @@ Agents are named by spec strings (:mod:`cardwar.agents.spec`); :func:`make` buil
 
     agents.make("heuristic", "naval", seed=1)
     agents.make("random", "hexwar")
+
+Which agents a game has, and the options each takes there, is the game's registry entry
+(:mod:`cardwar.games`); this module holds the agents every game shares and the spec checks.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 
 from cardwar.agents.spec import AgentSpecError, Option, coerce_options, parse_spec
-
-GAMES = ("naval", "hexwar")
-
 
 class Agent(Protocol):
     """One seat's player."""
@@ -48,33 +48,14 @@ class RandomAgent:
         return int(legal[self.rng.integers(legal.size)])
 
 
-def _heuristic(game: str, seed: int | None = None, **options: Any) -> Agent:
-    if game == "naval":
-        from cardwar.agents.naval_heuristic import NavalHeuristic
-
-        return NavalHeuristic(seed=seed, **options)
-    from cardwar.agents.hexwar_heuristic import HexHeuristic
-
-    return HexHeuristic(seed=seed, **options)
-
-
-def _mcts(game: str, seed: int | None = None, **options: Any) -> Agent:
-    if game == "naval":
-        from cardwar.agents.naval_search import NavalSearch
-
-        return NavalSearch(seed=seed, **options)
-    from cardwar.agents.hexwar_search import HexSearch
-
-    return HexSearch(seed=seed, **options)
-
-
-def _ppo(game: str, seed: int | None = None, path: str | None = None, deterministic: bool = True) -> Agent:
+def make_ppo(game: str, seed: int | None = None, path: str | None = None, deterministic: bool = True) -> Agent:
+    """The MaskablePPO agent of ``game`` (the shipped model unless ``path`` names another)."""
     from cardwar.agents.ppo_agent import PPOAgent
 
     return PPOAgent(game, path=path, deterministic=deterministic, seed=seed)
 
 
-def _mcts_options(rollout_depth: int, extra: tuple[Option, ...] = ()) -> tuple[Option, ...]:
+def mcts_options(rollout_depth: int, extra: tuple[Option, ...] = ()) -> tuple[Option, ...]:
     return (
         Option("seconds", float, 0.2, "thinking time per move", minimum=0, min_exclusive=True, maximum=3600,
                nullable=True),
@@ -89,39 +70,99 @@ def _mcts_options(rollout_depth: int, extra: tuple[Option, ...] = ()) -> tuple[O
     )
 
 
+PPO_OPTIONS = (Option("path", str, None, "model file (default: the shipped model of the game)", nullable=True),
+               Option("deterministic", bool, True, "play the most likely move (false: sample the policy)"))
+NAVAL_HEURISTIC_OPTIONS = (
+    Option("samples", int, 32, "deals of the unseen cards per battle estimate", minimum=1, maximum=100_000),
+    Option("attack_threshold", float, 0.45, "least win chance to attack", minimum=0, maximum=1))
+NAVAL_MCTS_OPTIONS = mcts_options(16)
+HEX_MCTS_OPTIONS = mcts_options(8, (Option("margin", float, 0.05, "value margin to override the heuristic's move",
+                                           minimum=0, maximum=2),))
+
+SUMMARIES = {"random": "uniform over the legal moves", "heuristic": "hand-written rules of thumb",
+             "mcts": "information-set Monte Carlo tree search over determinizations of the seat's view",
+             "ppo": "a MaskablePPO model trained by cardwar train"}
+
+
+class _OptionsByGame(Mapping):
+    """``REGISTRY[name].options[game]``: the options ``name`` takes in ``game``, read from the game registry."""
+
+    def __init__(self, agent: str) -> None:
+        self.agent = agent
+
+    def __getitem__(self, game: str) -> tuple[Option, ...]:
+        from cardwar import games
+
+        entry = games.get(game).agents.get(self.agent) if games.known(game) else None
+        if entry is None:
+            raise KeyError(game)
+        return entry.declared()
+
+    def __iter__(self) -> Iterator[str]:
+        from cardwar import games
+
+        return iter([g for g in games.names() if self.agent in games.get(g).agents])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 @dataclass(frozen=True)
 class AgentInfo:
-    """An agent :func:`make` can build: its name, what it does, and the options it takes in each game."""
+    """An agent name :func:`make` knows: what it does, and the options it takes in each game (by the
+    game registry, :mod:`cardwar.games`, where each game lists its agents)."""
 
     name: str
     summary: str
-    factory: Callable[..., Agent]
-    options: dict[str, tuple[Option, ...]]  # by game
+
+    @property
+    def options(self) -> Mapping[str, tuple[Option, ...]]:
+        return _OptionsByGame(self.name)
+
+    def factory(self, game: str, seed: int | None = None, **options: Any) -> Agent:
+        from cardwar import games
+
+        return games.get(game).agents[self.name].build(game, seed, **options)
 
     def to_dict(self, game: str) -> dict[str, Any]:
         """A JSON-friendly description (for ``cardwar agents`` and the server's discovery)."""
-        return {"name": self.name, "summary": self.summary,
+        from cardwar import games
+
+        summary = games.get(game).agents[self.name].summary or self.summary
+        return {"name": self.name, "summary": summary,
                 "options": [{"name": o.name, "type": o.kind.__name__, "default": o.default, "help": o.help,
                              "range": o.bounds() or None, "nullable": o.nullable} for o in self.options[game]]}
 
 
-_PPO_OPTIONS = (Option("path", str, None, "model file (default: the shipped model of the game)", nullable=True),
-                Option("deterministic", bool, True, "play the most likely move (false: sample the policy)"))
+class _Registry(Mapping):
+    """Every agent name some registered game offers (``REGISTRY["mcts"]``)."""
 
-REGISTRY: dict[str, AgentInfo] = {a.name: a for a in (
-    AgentInfo("random", "uniform over the legal moves", RandomAgent, {"naval": (), "hexwar": ()}),
-    AgentInfo("heuristic", "hand-written rules of thumb", _heuristic, {
-        "naval": (Option("samples", int, 32, "deals of the unseen cards per battle estimate", minimum=1,
-                         maximum=100_000),
-                  Option("attack_threshold", float, 0.45, "least win chance to attack", minimum=0, maximum=1)),
-        "hexwar": ()}),
-    AgentInfo("mcts", "information-set Monte Carlo tree search over determinizations of the seat's view", _mcts, {
-        "naval": _mcts_options(16),
-        "hexwar": _mcts_options(8, (Option("margin", float, 0.05, "value margin to override the heuristic's move",
-                                           minimum=0, maximum=2),))}),
-    AgentInfo("ppo", "a MaskablePPO model trained by cardwar train", _ppo, {"naval": _PPO_OPTIONS,
-                                                                           "hexwar": _PPO_OPTIONS}),
-)}
+    def _names(self) -> list[str]:
+        from cardwar import games
+
+        return sorted({a for g in games.names() for a in games.get(g).agents})
+
+    def __getitem__(self, name: str) -> AgentInfo:
+        if name not in self._names():
+            raise KeyError(name)
+        return AgentInfo(name, SUMMARIES.get(name, name))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+
+REGISTRY: Mapping[str, AgentInfo] = _Registry()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "GAMES":  # the registered games, read when asked (a plug-in registered later is in it)
+        from cardwar import games
+
+        return games.names()
+    raise AttributeError(name)
 
 
 def available() -> list[str]:
@@ -134,14 +175,17 @@ def check_spec(spec: str, game: str) -> tuple[str, dict[str, Any]]:
 
     Cheap (no model is loaded), so callers check every spec before a game, a worker or a run starts.
     """
-    if game not in GAMES:
-        raise AgentSpecError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+    from cardwar import games
+
+    if not games.known(game):
+        raise AgentSpecError(f"unknown game {game!r}; games: {', '.join(games.names())}")
     name, given = parse_spec(spec)
-    if name not in REGISTRY:
-        close = difflib.get_close_matches(name, available(), n=1)
+    offered = games.get(game).agent_names()
+    if name not in offered:
+        close = difflib.get_close_matches(name, offered, n=1)
         hint = f" (did you mean {close[0]}?)" if close else ""
-        raise AgentSpecError(f"unknown agent {spec!r}{hint}; agents: {', '.join(available())}")
-    options = coerce_options(name, REGISTRY[name].options[game], given)
+        raise AgentSpecError(f"unknown agent {spec!r}{hint}; agents: {', '.join(offered)}")
+    options = coerce_options(name, games.get(game).agents[name].declared(), given)
     if name == "mcts" and "iterations" in options and "seconds" not in options:
         options["seconds"] = None  # an iteration budget alone makes the agent reproducible
     if name == "mcts" and options.get("iterations", None) is None and options.get("seconds", 0.2) is None:
@@ -157,9 +201,11 @@ def check_spec(spec: str, game: str) -> tuple[str, dict[str, Any]]:
 
 def make(spec: str, game: str, seed: int | None = None) -> Agent:
     """Build the agent named by ``spec`` for ``game``; a clear one-line error lists what exists."""
+    from cardwar import games
+
     name, options = check_spec(spec, game)
-    return REGISTRY[name].factory(game, seed=seed, **options)
+    return games.get(game).agents[name].build(game, seed, **options)
 
 
 __all__ = ["REGISTRY", "Agent", "AgentInfo", "AgentSpecError", "Option", "RandomAgent", "available", "check_spec",
-           "make", "parse_spec"]
+           "make", "make_ppo", "mcts_options", "parse_spec"]

@@ -25,7 +25,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from cardwar import agents
+from cardwar import agents, games
 from cardwar.agents.spec import AgentSpecError
 
 ENGINE_PREFIX = "engine:"
@@ -51,18 +51,21 @@ def _openspiel_bots(spec: str) -> Any:
     return bots
 
 
+def _check_game(game: str) -> None:
+    if not games.known(game):
+        raise AgentSpecError(f"unknown game {game!r}; games: {', '.join(games.names())}")
+
+
 def check_player_spec(spec: str, game: str) -> None:
     """One-line :class:`AgentSpecError` if ``spec`` cannot name a player of ``game``; nothing is started."""
     if is_engine_spec(spec):
         from cardwar.engine.client import parse_engine_command
 
         parse_engine_command(spec.strip()[len(ENGINE_PREFIX):])
-        if game not in agents.GAMES:
-            raise AgentSpecError(f"unknown game {game!r}; games: {', '.join(agents.GAMES)}")
+        _check_game(game)
         return
     if is_openspiel_spec(spec):
-        if game not in agents.GAMES:
-            raise AgentSpecError(f"unknown game {game!r}; games: {', '.join(agents.GAMES)}")
+        _check_game(game)
         _openspiel_bots(spec).check_openspiel_spec(spec)
         return
     agents.check_spec(spec, game)

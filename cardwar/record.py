@@ -26,18 +26,32 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardwar import __version__
+from cardwar import __version__, games
 
 FORMAT = "cardwar-game-record"
 FORMAT_VERSION = 1
-SEATS: dict[str, tuple[str, str]] = {"naval": ("captain_a", "captain_b"), "hexwar": ("blue", "red"),
-                                     "skirmish": ("player_0", "player_1")}
-"""The seats of each game, in seat order (the env's agent names)."""
+class _Seats(Mapping):
+    """``SEATS[game]``: the seats of each registered game, in seat order (the env's agent names)."""
+
+    def __getitem__(self, game: str) -> tuple[str, str]:
+        if not games.known(game):
+            raise KeyError(game)
+        return games.get(game).seats
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(games.names())
+
+    def __len__(self) -> int:
+        return len(games.names())
+
+
+SEATS: Mapping[str, tuple[str, str]] = _Seats()
+"""The seats of each game, in seat order (the env's agent names), from the game registry."""
 
 
 class RecordError(ValueError):
@@ -194,23 +208,13 @@ def _parse(data: Any) -> GameRecord:
 
 # ---------------------------------------------------------------- replay
 def make_env(record: GameRecord):
-    """The raw AEC env the record's game was played in, not yet reset."""
-    if record.game == "naval":
-        from cardwar.envs import naval_v0
-
-        return naval_v0.raw_env(rules=record.rules)
-    if record.game == "skirmish":
-        from cardwar.envs import skirmish_v0
-
-        return skirmish_v0.raw_env(scenario=record.scenario or skirmish_v0.DEFAULT_SCENARIO, rules=record.rules)
-    from cardwar.envs import hexwar_v0
-    from cardwar.envs.hexwar.scenario import Scenario, scenario_from_dict
-
-    scenario: str | Scenario = record.scenario or hexwar_v0.DEFAULT_SCENARIO  # a name, random, or a path
-    if record.scenario_data is not None:  # the map as played: no file or generator needed
-        scenario = scenario_from_dict(record.scenario_data, name=record.scenario_data.get("name", "scenario"),
-                                      source="record scenario_data")
-    return hexwar_v0.raw_env(scenario=scenario, rules=record.rules)
+    """The raw AEC env the record's game was played in, not yet reset (a generated map kept in the record
+    as ``scenario_data`` is played as kept: no file or generator needed)."""
+    g = games.get(record.game)
+    scenario: Any = record.scenario
+    if record.scenario_data is not None and g.scenario_from_data is not None:
+        scenario = g.hook("scenario_from_data")(record.scenario_data)
+    return g.make_env(scenario, record.rules)
 
 
 def result_of(state: Any, seats: tuple[str, str]) -> dict[str, Any]:
@@ -230,15 +234,8 @@ def replay_states(record: GameRecord) -> Iterator[Any]:
 
     from cardwar.arena.table import is_legal
 
-    if record.game == "naval":
-        from cardwar.envs.naval import NotationError, string_to_action
-    elif record.game == "skirmish":
-        from cardwar.envs.skirmish.notation import SkirmishNotationError as NotationError  # type: ignore[assignment]
-        from cardwar.envs.skirmish.notation import string_to_action  # type: ignore[assignment]
-    else:
-        from cardwar.envs.hexwar.actions import HexNotationError as NotationError  # type: ignore[assignment]
-        from cardwar.envs.hexwar.actions import string_to_action  # type: ignore[assignment]
-    seats = SEATS[record.game]
+    g = games.get(record.game)
+    seats = g.seats
     try:
         env = make_env(record)
     except ValueError as err:
@@ -251,12 +248,12 @@ def replay_states(record: GameRecord) -> Iterator[Any]:
         to_move = seats[s.current_player]
         _need(m.seat == to_move, where, f"recorded for {m.seat}, but {to_move} is to move")
         try:
-            action = string_to_action(m.move)
-        except NotationError as err:
+            action = g.parse(m.move)
+        except ValueError as err:
             raise RecordError(f"{where}: cannot read it: {err}") from None
         if not is_legal(s, action):
-            why = "the engine does not offer it now" if record.game == "skirmish" else \
-                why_illegal(record.game, env.view(to_move), action)
+            why = why_illegal(record.game, s.information_view(s.current_player), action) or \
+                "the engine does not offer it now"
             _need(False, where, f"not legal: {why}")
         env.step(action)
         yield env.state.clone()

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardwar import games
 from cardwar.arena.visibility import visible_lines
+from cardwar.envs.naval.codec import HIDDEN  # noqa: F401 - the placeholder of a face-down card, re-exported
 from cardwar.record import SEATS, GameRecord, Move, RecordError, result_of
-
-
-HIDDEN = "?"
-"""What stands in a move's notation for a part the seat may not know (a face-down card)."""
 
 
 class SeatHistory(list):
@@ -32,44 +30,17 @@ def seen_notation(game: str, before: Any, action: int, after: Any, viewer: int) 
     """The notation of ``action`` (made in ``before``, leading to ``after``) as ``viewer`` may know it then;
     None where the seat is not told of the move at all (a skirmish declaration step that caused nothing public).
 
-    The mover sees its move whole. The other seat sees it in the same notation with what is hidden
-    from it replaced by :data:`HIDDEN`: naval's face-down cards (``attack H>I broadside ?``,
-    ``defend ?``) and a mulligan choice made while the other captain has yet to choose (``?``; both
-    choices are shown once both are made). Every hex move is public as notated: a hidden unit's pass is
-    ``pass`` (which unit passed, and where, is not in the notation), and a hidden unit that moves, shoots
-    or lays smoke is revealed by doing so.
+    The game's ``seen_notation`` hook decides (:mod:`cardwar.games`): naval hides face-down cards as
+    :data:`HIDDEN` (``attack H>I broadside ?``), every hex move is public as notated, and every skirmish
+    step is hidden from the other seat, whose public events tell the rest.
     """
-    if game == "skirmish":  # every skirmish move is hidden from the other seat; its public events tell the rest
-        from cardwar.envs.skirmish.notation import seen_notation as skirmish_seen
-
-        return skirmish_seen(before, action, after, viewer)
-    to_str, _ = notation(game)
-    text = to_str(action)
-    mover = before.current if game == "naval" else before.current_player
-    if viewer == mover or game != "naval":
-        return text
-    from cardwar.envs.naval.actions import DECODED, ActionKind
-    from cardwar.envs.naval.state import Phase
-
-    a = DECODED[int(action)]
-    if a.kind == ActionKind.ATTACK:
-        return text.rsplit(" ", 1)[0] + " " + HIDDEN
-    if a.kind == ActionKind.DEFEND:
-        return f"defend {HIDDEN}"
-    if a.kind in (ActionKind.KEEP, ActionKind.MULLIGAN) and after.phase == Phase.MULLIGAN:
-        return HIDDEN
-    return text
+    return games.get(game).seen(before, action, after, viewer)
 
 
 def notation(game: str) -> tuple[Any, Any]:
     """``(action_to_string, string_to_action)`` of ``game``."""
-    if game == "naval":
-        from cardwar.envs.naval import action_to_string, string_to_action
-    elif game == "skirmish":
-        from cardwar.envs.skirmish.notation import action_to_string, string_to_action  # type: ignore[assignment]
-    else:
-        from cardwar.envs.hexwar import action_to_string, string_to_action  # type: ignore[assignment]
-    return action_to_string, string_to_action
+    g = games.get(game)
+    return g.hook("action_to_string"), g.hook("string_to_action")
 
 
 def is_legal(state: Any, action: int) -> bool:
@@ -94,10 +65,7 @@ class Table:
                  scenario: str | None = None) -> None:
         self.env, self.game, self.seed, self.specs, self.scenario = env, game, seed, tuple(specs), scenario
         self.to_str, self.parse = notation(game)
-        if game == "naval":  # the hand tables (0.4 s, once a process): now, not inside a seat's clock
-            from cardwar.envs.naval.hands import prepare_tables
-
-            prepare_tables()
+        games.get(game).warm()  # e.g. naval's hand tables (0.4 s, once a process): now, not on a seat's clock
         env.reset(seed=seed)
         self.seats: list[str] = list(env.possible_agents)
         self.moves: list[Move] = []
@@ -169,13 +137,13 @@ class Table:
     def record(self, *, finished: bool | None = None, result: dict | None = None, quit_by: str | None = None) -> GameRecord:
         """The game record so far (``cardwar replay`` plays it back); ``result`` overrides the rules' result
         (a forfeit or a resignation)."""
-        s, seats = self.state, SEATS[self.game]
+        s, seats, g = self.state, SEATS[self.game], games.get(self.game)
         done = self.over if finished is None else finished
         if result is None and self.over:
             result = result_of(s, seats)
         return GameRecord(game=self.game, seed=self.seed, players=dict(zip(seats, self.specs)),
                           moves=tuple(self.moves), rules=self.env.config.to_dict(), scenario=self.scenario,
-                          scenario_data=s.scenario.to_dict() if self.game == "hexwar" else None,
+                          scenario_data=None if g.scenario_data is None else g.hook("scenario_data")(s),
                           finished=done, result=result, quit_by=quit_by)
 
     @classmethod

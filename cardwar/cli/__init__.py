@@ -15,8 +15,6 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from cardwar import __version__
-from cardwar.envs.hexwar.config import HexConfigError
-from cardwar.envs.naval import ConfigError, NavalConfig
 
 
 class UsageError(Exception):
@@ -57,36 +55,60 @@ def parse_rule_options(items: list[str] | None) -> dict:
     return out
 
 
+SEAT_WORDS = {"a": 0, "b": 1, "first": 0, "second": 1, "1": 0, "2": 1, "blue": 0, "red": 1}
+"""Seat names every game takes besides its own (``captain_a``, ``player_1``): A/B, first/second, 1/2, blue/red."""
+
+
+def seat_of(game: str, name: str, flag: str) -> int:
+    """The seat (0 or 1) ``name`` means in ``game``; a :class:`UsageError` listing the names otherwise."""
+    from cardwar import games
+
+    seats = games.get(game).seats
+    low = str(name).strip().lower()
+    if low in seats:
+        return seats.index(low)
+    if low in SEAT_WORDS:
+        return SEAT_WORDS[low]
+    raise UsageError(f"{flag} {name!r}: give a seat of {game}: {', '.join(seats)} (or A/B, first/second)")
+
+
+def viewer_of(game: str, name: str) -> int | str | None:
+    """``--viewer``: a seat (0/1), None (spectator) or ``"omniscient"``."""
+    low = str(name).strip().lower()
+    if low in ("spectator", "public"):
+        return None
+    if low in ("omniscient", "all", "everything"):
+        return "omniscient"
+    return seat_of(game, name, "--viewer")
+
+
 def _play(args: argparse.Namespace) -> int:
-    from cardwar.cli.play import play_hexwar, play_naval
+    from cardwar import games
     from cardwar.record import check_writable
 
+    g = games.get(args.game)
     if args.opponent is not None:  # a person plays one seat against the opponent agent
-        human_first = args.seat in ("A", "blue")
+        human_first = seat_of(args.game, args.seat, "--seat") == 0
         args.a, args.b = ("human", args.opponent) if human_first else (args.opponent, "human")
         args.quiet = False
-    if args.png is not None and args.game != "hexwar":
-        raise UsageError("--png draws the hex map; the naval game has no picture")
+    if args.png is not None and g.render_picture is None:
+        raise UsageError(f"--png draws the map; the {args.game} game has no picture")
     if args.png is not None and not args.png.lower().endswith(".png"):
         raise UsageError(f"--png {args.png}: give a file name ending in .png")
+    if args.scenario is not None and not g.has_scenarios:
+        raise UsageError(f"--scenario: the {args.game} game has no scenarios")
     for flag, path in (("--save", args.save), ("--png", args.png)):
         if path is not None:  # checked before the game, not after an hour of play
             try:
                 check_writable(path)
             except ValueError as err:
                 raise UsageError(f"{flag}: {err}") from None
-    dealer = _dealer(args)
-    if args.game == "hexwar":
-        from cardwar.envs.hexwar.config import HexConfig
+    rules = _rules_for(args.game, args.rule)
+    from cardwar.cli.play import play_any
 
-        rules = HexConfig.from_dict(parse_rule_options(args.rule)).to_dict()
-        viewer = {"A": "blue", "B": "red"}.get(args.viewer, args.viewer)
-        result = play_hexwar(args.scenario, rules, args.seed, args.a, args.b, viewer, quiet=args.quiet, png=args.png,
-                             save=args.save, dealer=dealer)
-    else:
-        config = NavalConfig.from_dict(parse_rule_options(args.rule))
-        result = play_naval(config, args.seed, args.a, args.b, args.viewer, quiet=args.quiet, save=args.save,
-                            dealer=dealer)
+    result = play_any(args.game, scenario=args.scenario, rules=rules, seed=args.seed, spec_a=args.a, spec_b=args.b,
+                      viewer=viewer_of(args.game, args.viewer), quiet=args.quiet, png=args.png, save=args.save,
+                      dealer=_dealer(args))
     if args.json:
         print(json.dumps(result))
     return 0
@@ -94,10 +116,9 @@ def _play(args: argparse.Namespace) -> int:
 
 def _rules_for(game: str, items: list[str] | None) -> dict:
     """Validated rule options of ``game`` as a plain dict."""
-    from cardwar.envs.hexwar.config import HexConfig
+    from cardwar import games
 
-    opts = parse_rule_options(items)
-    return (HexConfig if game == "hexwar" else NavalConfig).from_dict(opts).to_dict()
+    return games.get(game).rules_from_dict(parse_rule_options(items)).to_dict()
 
 
 def _dealer(args: argparse.Namespace) -> Any:
@@ -146,16 +167,17 @@ def _match(args: argparse.Namespace) -> int:
 
 
 def _agents(args: argparse.Namespace) -> int:
+    from cardwar import games as registry
     from cardwar.agents import REGISTRY
 
-    games = [args.game] if args.game else ["naval", "hexwar"]
+    games = [args.game] if args.game else list(registry.names())
     if args.json:
-        print(json.dumps({g: [info.to_dict(g) for info in REGISTRY.values()] for g in games}))
+        print(json.dumps({g: [REGISTRY[a].to_dict(g) for a in registry.get(g).agent_names()] for g in games}))
         return 0
     for game in games:
         print(f"{game}:")
-        for info in REGISTRY.values():
-            print(f"  {info.name:10s} {info.summary}")
+        for info in (REGISTRY[a] for a in registry.get(game).agent_names()):
+            print(f"  {info.name:10s} {info.to_dict(game)['summary']}")
             for o in info.options[game]:
                 print(f"      {o.describe():58s} {o.help}")
     print("\nA spec is NAME or NAME:KEY=VALUE,KEY=VALUE (e.g. mcts:seconds=0.5, heuristic:samples=64, ppo:PATH).")
@@ -312,26 +334,33 @@ def _replay(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
+    from cardwar import games
+
+    game_names = list(games.names())  # a plug-in registered before the parser is built is offered too
     p = _Parser(prog="cardwar", description="Card-driven wargames for RL research.")
     p.add_argument("--version", action="version", version=f"cardwar {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     play = sub.add_parser("play", help="play a game between two agents, printed move by move")
-    play.add_argument("game", choices=["naval", "hexwar"])
+    play.add_argument("game", choices=game_names)
     play.add_argument("--seed", type=int, default=1,
                       help="game seed (default 1); keyed by the dealer's secret (--secret), so it tells no seat the deal")
-    play.add_argument("--a", default="random", help="agent spec for the first seat: Captain A / blue (default random)")
-    play.add_argument("--b", default="random", help="agent spec for the second seat: Captain B / red (default random)")
-    play.add_argument("--viewer", default="spectator", choices=["spectator", "omniscient", "A", "B", "blue", "red"],
-                      help="whose knowledge the printout shows (default: a spectator, no hidden cards or units)")
-    play.add_argument("--scenario", default="meeting_engagement",
-                      help="hexwar: scenario name, a .yaml path, or random (default meeting_engagement)")
-    play.add_argument("--png", help="hexwar: write the final map picture to this PNG file")
+    play.add_argument("--a", default="random", help="agent spec for the first seat: Captain A / blue / player_0 "
+                                                    "(default random)")
+    play.add_argument("--b", default="random", help="agent spec for the second seat: Captain B / red / player_1 "
+                                                    "(default random)")
+    play.add_argument("--viewer", default="spectator",
+                      help="whose knowledge the printout shows: spectator (default: no hidden cards or units), "
+                           "omniscient, or a seat (A/B, or the game's seat name)")
+    play.add_argument("--scenario", default=None,
+                      help="hexwar, skirmish: scenario name, a .yaml path, or random (default: the game's own, "
+                           "meeting_engagement / ww2_squads)")
+    play.add_argument("--png", help="hexwar, skirmish: write the final map picture to this PNG file")
     play.add_argument("--rule", action="append", metavar="KEY=VALUE",
                       help="rule option, e.g. supply_cut=always (see envs/naval/RULES.md)")
     play.add_argument("--opponent", metavar="SPEC",
                       help="play yourself against this agent (e.g. heuristic); you see only your own view")
-    play.add_argument("--seat", default="A", choices=["A", "B", "blue", "red"],
-                      help="your seat with --opponent (default A / blue, the first)")
+    play.add_argument("--seat", default="A",
+                      help="your seat with --opponent: A/B, first/second or the game's seat name (default: the first)")
     play.add_argument("--quiet", action="store_true", help="print only the result")
     play.add_argument("--save", metavar="FILE",
                       help="write the game record (JSON: rules, seed, players, moves, result) to FILE when the game "
@@ -341,20 +370,20 @@ def build_parser() -> argparse.ArgumentParser:
     _add_seed_options(play)
     play.set_defaults(func=_play)
     match = sub.add_parser("match", help="two agents play N games, seats swapped in pairs")
-    match.add_argument("game", choices=["naval", "hexwar"])
+    match.add_argument("game", choices=game_names)
     match.add_argument("agent_a", help="agent spec, e.g. heuristic or mcts:iterations=400")
     match.add_argument("agent_b", help="agent spec")
     match.add_argument("--games", type=_number(int, 1, "--games"), default=100,
                        help="number of games (rounded up to pairs)")
     match.add_argument("--seed", type=int, default=0, help="seed of the first pair (default 0)")
-    match.add_argument("--scenario", default=None, help="hexwar: scenario name, .yaml path or random")
+    match.add_argument("--scenario", default=None, help="hexwar, skirmish: scenario name, .yaml path or random")
     match.add_argument("--rule", action="append", metavar="KEY=VALUE", help="rule option")
     match.add_argument("--workers", type=_number(int, 1, "--workers"), default=1, help="processes (default 1)")
     match.add_argument("--json", action="store_true", help="last line: one JSON object")
     _add_seed_options(match)
     match.set_defaults(func=_match)
     train = sub.add_parser("train", help="self-play MaskablePPO training in a resumable run folder")
-    train.add_argument("game", choices=["naval", "hexwar"])
+    train.add_argument("game", choices=game_names)
     train.add_argument("--config", help="training YAML: a path or a shipped name, e.g. naval or best_response/naval "
                                         "(cardwar configs lists them; default: the game's shipped config)")
     train.add_argument("--set", action="append", metavar="KEY=VALUE",
@@ -384,7 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_serve(sub, _number)
     agents_cmd = sub.add_parser("agents", help="the agents and the options their specs take")
-    agents_cmd.add_argument("game", nargs="?", choices=["naval", "hexwar"])
+    agents_cmd.add_argument("game", nargs="?", choices=game_names)
     agents_cmd.add_argument("--json", action="store_true", help="one JSON object")
     agents_cmd.set_defaults(func=_agents)
     configs_cmd = sub.add_parser("configs", help="the shipped configs (tournaments, training, hex scenarios), "
@@ -404,7 +433,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.set_defaults(func=_bench)
     engine = sub.add_parser("engine", help="serve an agent over the JSON-lines engine protocol on stdin/stdout "
                                            "(docs/engine-protocol.md)")
-    engine.add_argument("--game", required=True, choices=["naval", "hexwar"])
+    engine.add_argument("--game", required=True, choices=game_names)
     engine.add_argument("--agent", required=True, metavar="SPEC",
                         help="agent spec, e.g. heuristic or mcts:iterations=400")
     engine.set_defaults(func=_engine)
@@ -418,16 +447,17 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--list", action="store_true",
                         help="with --db: list the stored games (id, pairing, seats, result, length, forfeit)")
     replay.add_argument("--tournament", metavar="NAME", help="with --list: only this tournament's games")
-    replay.add_argument("--viewer", choices=["spectator", "omniscient", "A", "B", "captain_a", "captain_b", "blue", "red"],
+    replay.add_argument("--viewer",
                         help="whose knowledge the replay shows (default omniscient for a finished game: everything; "
-                             "A/B/blue/red only what that seat saw, spectator the public board)")
+                             "a seat, A/B or the game's seat name, only what that seat saw; spectator the public "
+                             "board)")
     replay.add_argument("--step", action="store_true", help="wait for Enter after each move (on a terminal)")
     replay.add_argument("--to", type=_number(int, 0, "--to"), metavar="N", help="stop after move N")
     replay.add_argument("--quiet", action="store_true", help="print only the result (pictures are still written)")
     replay.add_argument("--png-frames", metavar="DIR",
-                        help="hexwar: one PNG per position in DIR, frame_0000.png (the deal), frame_0001.png "
+                        help="hexwar, skirmish: one PNG per position in DIR, frame_0000.png (the deal), frame_0001.png "
                              "(after move 1), ...")
-    replay.add_argument("--gif", metavar="FILE.gif", help="hexwar: an animated GIF, one frame per position")
+    replay.add_argument("--gif", metavar="FILE.gif", help="hexwar, skirmish: an animated GIF, one frame per position")
     replay.add_argument("--fps", type=_number(float, 0.1, "--fps"), metavar="F",
                         help="with --gif: frames a second (default 4, at most 50)")
     replay.set_defaults(func=_replay)
@@ -439,7 +469,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (UsageError, ConfigError, HexConfigError, ValueError, FileNotFoundError, PermissionError) as err:
+    except (UsageError, ValueError, FileNotFoundError, PermissionError) as err:
         print(f"cardwar {args.command}: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

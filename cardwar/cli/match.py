@@ -19,7 +19,12 @@ from cardwar import agents
 from cardwar.arena import play_agents  # noqa: F401 - re-exported for old callers
 from cardwar.arena.match_result import MatchResult  # noqa: F401 - re-exported
 from cardwar.arena.seeds import Dealer
-from cardwar.envs import make_raw_env as make_env
+from cardwar import games
+
+
+def make_env(game: str, scenario: str | None = None, rules: dict | None = None):
+    """The raw AEC env of ``game`` from its registry entry (:mod:`cardwar.games`)."""
+    return games.get(game).make_env(scenario, rules)
 
 
 def play_game(game: str, spec_first: str, spec_second: str, seed: int, scenario: str | None = None,

@@ -34,11 +34,16 @@ import time
 from typing import Any
 
 from cardwar import agents
+from cardwar import games as registry
 from cardwar.arena import play_game
 from cardwar.players import make_player
-from cardwar.envs import make_raw_env
 
-SETUPS: dict[str, dict[str, Any]] = {"naval": {}, "hexwar": {"scenario": "random", "rules": {"hidden_units": True}}}
+DEFAULT_GAMES = ("naval", "hexwar")
+
+
+def setup(game: str) -> dict[str, Any]:
+    """The scenario and rules ``game`` is benchmarked on, as its registry entry names them (:mod:`cardwar.games`)."""
+    return dict(registry.get(game).extra.get("engine_bench_setup", {}))
 AGENTS = ("random", "heuristic")
 SLOW_MS = 50.0
 
@@ -60,7 +65,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def measure(game: str, spec: str, games: int, seed: int = 0) -> dict[str, Any]:
     """Play ``games`` games both ways with a freshly started engine; latency and overhead figures in ms."""
-    env = make_raw_env(game, **SETUPS[game])
+    env = registry.get(game).make_env(**setup(game))
     command = f"engine:{shlex.quote(sys.executable)} -m cardwar engine --game {game} --agent {shlex.quote(spec)}"
     started = time.perf_counter()
     engine = make_player(command, game, seed=seed)
@@ -107,20 +112,21 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m cardwar.engine.bench", description=__doc__.split("\n")[0])
     p.add_argument("--agent", action="append", help=f"agent spec (repeatable; default {' and '.join(AGENTS)})")
     p.add_argument("--games", type=int, default=6, help="games of each game and agent (default 6)")
-    p.add_argument("--game", choices=list(SETUPS), action="append", help="only this game (repeatable)")
+    p.add_argument("--game", choices=list(registry.names()), action="append", help="only this game (repeatable)")
     p.add_argument("--json", action="store_true", help="one JSON object a line")
     args = p.parse_args(argv)
     specs = args.agent or list(AGENTS)
     try:
         for spec in specs:
-            agents.check_spec(spec, "naval")
+            for game in args.game or DEFAULT_GAMES:
+                agents.check_spec(spec, game)
     except ValueError as err:
         p.exit(2, f"{p.prog}: error: {err}\n")
     start = time.perf_counter()
     if not args.json:
         print(f"{'game':7s} {'agent':10s} {'moves':>5s} {'start s':>7s}  latency ms: {'median':>6s} {'p99':>6s} "
               f"{'max':>6s} {'1st game max':>12s} {'>50ms':>5s}   overhead ms: {'median':>6s} {'mean':>6s} {'CPU':>6s}")
-    for game in args.game or SETUPS:
+    for game in args.game or DEFAULT_GAMES:
         for spec in specs:
             r = measure(game, spec, args.games)
             if args.json:

@@ -291,10 +291,6 @@ class EngineAgent:
 
 
 def _default_rules(game: str) -> dict[str, Any]:
-    if game == "naval":
-        from cardwar.envs.naval.config import NavalConfig
+    from cardwar import games
 
-        return NavalConfig().to_dict()
-    from cardwar.envs.hexwar.config import HexConfig
-
-    return HexConfig().to_dict()
+    return games.get(game).default_rules()

@@ -16,6 +16,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from cardwar import games
 from cardwar.record import SEATS
 
 PROTOCOL_VERSION = 1
@@ -53,28 +54,27 @@ def shorten(text: str, size: int = 120) -> str:
     return repr(flat if len(flat) <= size else flat[:size] + "...")
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=8)
 def notation_table(game: str) -> tuple[str, ...]:
     """The notation of every action id of ``game`` (built once: a move request names many)."""
-    if game == "naval":
-        from cardwar.envs.naval.actions import NUM_ACTIONS, action_to_string
-    else:
-        from cardwar.envs.hexwar.actions import NUM_ACTIONS, action_to_string  # type: ignore[assignment]
-    return tuple(action_to_string(a) for a in range(NUM_ACTIONS))
+    g = games.get(game)
+    return tuple(g.to_string(a) for a in range(g.actions()))
 
 
 def parse_move(game: str, text: str) -> int:
     """The action id of a move in notation; ValueError if it is none."""
-    if game == "naval":
-        from cardwar.envs.naval.actions import string_to_action
-    else:
-        from cardwar.envs.hexwar.actions import string_to_action  # type: ignore[assignment]
-    return string_to_action(text)
+    return games.get(game).parse(text)
 
 
 def seat_index(game: str, view: Any) -> int:
     """The seat a view belongs to (0 or 1)."""
-    return view.seat if game == "naval" else view.side
+    return games.get(game).seat_of(view)
+
+
+def rules_of(view: Any) -> dict[str, Any]:
+    """The rules in force, from a seat's view (``view.config``, or ``view.rules``)."""
+    rules = getattr(view, "config", None) or getattr(view, "rules", None)
+    return rules.to_dict() if hasattr(rules, "to_dict") else dict(rules or {})
 
 
 # ---------------------------------------------------------------- dealer -> engine
@@ -85,8 +85,8 @@ def hello(game: str, rules: dict[str, Any]) -> dict[str, Any]:
 
 def new_game(game: str, view: Any, seed: int | None) -> dict[str, Any]:
     """A game starts: its rules, the public map (hex game; never a unit), the engine's seat and its own seed."""
-    scenario = view.map.to_dict() if game == "hexwar" else None
-    return {"type": "new_game", "game": game, "rules": view.config.to_dict(), "scenario": scenario,
+    g = games.get(game)
+    return {"type": "new_game", "game": game, "rules": rules_of(view), "scenario": g.setup_of(view),
             "seat": SEATS[game][seat_index(game, view)], "seed": seed}
 
 
@@ -95,7 +95,8 @@ def move_request(game: str, view: Any, history: list[str], legal: list[int], tim
     """Choose a move: the seat's view, its visible history (prose, and ``moves`` in notation), the legal
     moves, the time it may take, and ``request``, the number the answer echoes."""
     names = notation_table(game)
-    msg: dict[str, Any] = {"type": "move", "request": request, "view": view.to_dict(), "history": list(history),
+    msg: dict[str, Any] = {"type": "move", "request": request, "view": games.get(game).view_dict(view),
+                           "history": list(history),
                            "moves": list(moves or ()), "legal": [{"id": a, "move": names[a]} for a in legal],
                            "time_ms": time_ms}
     if request is None:

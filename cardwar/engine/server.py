@@ -24,7 +24,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from cardwar import __version__, agents
+from cardwar import __version__, agents, games
 from cardwar.engine import protocol
 
 
@@ -71,18 +71,14 @@ class AgentServer:
         rest. The hex game is played on a procedural map with hidden units. State is reset after."""
         import json
 
-        from cardwar.envs import make_raw_env
-
-        if self.game == "naval":
-            from cardwar.envs.naval.hands import prepare_tables
-
-            prepare_tables()
+        g = games.get(self.game)
+        g.warm()
+        setup = g.extra.get("engine_bench_setup", {})  # e.g. the hex game on a procedural map, hidden units
         try:
-            env = make_raw_env(self.game, "random" if self.game == "hexwar" else None,
-                               {**(rules if isinstance(rules, dict) else {}),
-                                **({"hidden_units": True} if self.game == "hexwar" else {})})
+            env = g.make_env(setup.get("scenario"), {**(rules if isinstance(rules, dict) else {}),
+                                                     **setup.get("rules", {})})
         except (KeyError, TypeError, ValueError):  # rules this build does not know: the defaults
-            env = make_raw_env(self.game, "random" if self.game == "hexwar" else None)
+            env = g.make_env(setup.get("scenario"))
         env.reset(seed=0)
         stand_in = agents.make("random", self.game, seed=0)
         mover = lambda: env.possible_agents.index(env.agent_selection)  # noqa: E731
@@ -102,39 +98,22 @@ class AgentServer:
         self.agent = self.config = self.scenario = None
 
     def _new_game(self, msg: dict[str, Any]) -> None:
-        if self.game == "naval":
-            from cardwar.envs.naval.config import NavalConfig
-
-            self.config = NavalConfig.from_dict(msg.get("rules"))
-        else:
-            from cardwar.envs.hexwar.config import HexConfig
-            from cardwar.envs.hexwar.view import public_map_from_dict
-
-            self.config = HexConfig.from_dict(msg.get("rules"))
-            if not isinstance(msg.get("scenario"), dict):
-                raise ServeError("new_game carries no scenario map")
-            self.scenario = public_map_from_dict(msg["scenario"])
+        g = games.get(self.game)
+        self.config = g.rules_from_dict(msg.get("rules"))
+        try:
+            self.scenario = g.read(msg.get("scenario"))
+        except ValueError as err:
+            raise ServeError(str(err)) from None
         self.agent = agents.make(self.spec, self.game, seed=msg.get("seed"))
 
     def _move(self, msg: dict[str, Any]) -> dict[str, Any]:
         if self.agent is None:
             raise ServeError("a move request before any new_game")
         legal = [m["id"] for m in msg["legal"]]
-        if self.game == "naval":
-            from cardwar.envs.naval.actions import NUM_ACTIONS
-            from cardwar.envs.naval.observation import encode_observation
-            from cardwar.envs.naval.view import NavalView
-
-            view: Any = NavalView.from_dict(msg["view"], self.config)
-            encode: Any = lambda: encode_observation(view)  # noqa: E731
-        else:
-            from cardwar.envs.hexwar.actions import NUM_ACTIONS  # type: ignore[assignment]
-            from cardwar.envs.hexwar.observation import encode_observation as encode_hex
-            from cardwar.envs.hexwar.view import HexView
-
-            view = HexView.from_dict(msg["view"], self.scenario, self.config)
-            encode = lambda: encode_hex(view, view.map)  # noqa: E731
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        g = games.get(self.game)
+        view: Any = g.hook("view_from_dict")(msg["view"], self.scenario, self.config)
+        encode: Any = lambda: g.hook("encode_observation")(view)  # noqa: E731
+        mask = np.zeros(g.actions(), dtype=np.int8)
         mask[legal] = 1
         obs = _Observation(encode, action_mask=mask)
         if self._warming:

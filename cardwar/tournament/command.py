@@ -7,15 +7,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cardwar import games
 from cardwar.tournament.config import TournamentConfig, config_from_dict, load_config
 
 
 def add_parser(sub: Any, number: Any) -> None:
     """The ``tournament`` sub-parser (``number(kind, minimum, name)`` is the CLI's checked-number type)."""
     t = sub.add_parser("tournament", help="a tournament among agents and engines: ratings, crosstable, reports")
-    t.add_argument("config", nargs="?", help="a shipped tournament's name (naval or naval-ladder, hexwar, gauntlet: "
+    t.add_argument("config", nargs="?", help="a shipped tournament's name (naval or naval-ladder, hexwar, skirmish, gauntlet: "
                                              "cardwar configs lists them) or a YAML path; flags override its keys")
-    t.add_argument("--game", choices=["naval", "hexwar"])
+    t.add_argument("--game", choices=list(games.names()))
     t.add_argument("--name", help="tournament name (keys its games in the database)")
     t.add_argument("--entrant", action="append", metavar="NAME=SPEC",
                    help="an entrant, e.g. --entrant mcts=mcts:seconds=0.2 or --entrant bot='engine:python bot.py'")
@@ -23,7 +24,7 @@ def add_parser(sub: Any, number: Any) -> None:
     t.add_argument("--gauntlet", metavar="NAME", help="the entrant that plays the field (format gauntlet)")
     t.add_argument("--pairs", type=number(int, 1, "--pairs"), help="game pairs per pairing")
     t.add_argument("--seed", type=number(int, 0, "--seed"), help="seed of pair 0 (pair k plays seed + k)")
-    t.add_argument("--scenario", action="append", help="hexwar: a scenario (repeat for several; cycled over pairs)")
+    t.add_argument("--scenario", action="append", help="hexwar, skirmish: a scenario (repeat for several; cycled over pairs)")
     t.add_argument("--move-ms", type=number(int, 1, "--move-ms"), help="time per move, ms")
     t.add_argument("--game-ms", type=number(int, 1, "--game-ms"), help="time per game and seat, ms")
     t.add_argument("--db", help="SQLite database (default tournaments/NAME.sqlite)")

@@ -150,8 +150,10 @@ def config_from_dict(data: Any, where: str = "") -> TournamentConfig:
             _fail(f"{where}{key}", "unknown key" + (f" (did you mean {close[0]!r}?)" if close else "")
                   + f"; known keys: {', '.join(sorted(known))}")
     game = data.get("game")
-    if game not in ("naval", "hexwar"):
-        _fail(f"{where}game", f"expected naval or hexwar, got {game!r}")
+    from cardwar import games
+
+    if not games.known(game):
+        _fail(f"{where}game", f"expected one of {', '.join(games.names())}, got {game!r}")
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         _fail(f"{where}name", "give the tournament a name (it keys its games in the database)")
@@ -183,14 +185,12 @@ def config_from_dict(data: Any, where: str = "") -> TournamentConfig:
     scenarios = data.get("scenarios") or []
     if isinstance(scenarios, str):
         scenarios = [scenarios]
-    if game == "naval" and scenarios:
-        _fail(f"{where}scenarios", "the naval game has no scenarios")
+    if not games.get(game).has_scenarios and scenarios:
+        _fail(f"{where}scenarios", f"the {game} game has no scenarios")
     rules = data.get("rules") or {}
     try:
-        from cardwar.envs import make_raw_env
-
         for sc in scenarios or [None]:
-            make_raw_env(game, sc, rules)
+            games.get(game).make_env(sc, rules)
     except ValueError as err:
         _fail(f"{where}scenarios/rules", str(err).splitlines()[0])
     time_ = data.get("time") or {}

@@ -54,7 +54,7 @@ def play_pair(job: PairJob, engine_options: dict[str, Any] | None = None) -> lis
     from cardwar.arena import Clock, play_game
     from cardwar.players import is_engine_spec, release_players, seat_player
     from cardwar.arena.seeds import Dealer
-    from cardwar.envs import make_raw_env
+    from cardwar import games
 
     if engine_options is None:
         engine_options = getattr(job, "engine_options", None)
@@ -64,7 +64,7 @@ def play_pair(job: PairJob, engine_options: dict[str, Any] | None = None) -> lis
     dealer = Dealer(job.secret)
     rows = []
     for g, (first, second, spec_first, spec_second) in enumerate(job.seats()):
-        env = make_raw_env(job.game, job.scenario, job.rules)
+        env = games.get(job.game).make_env(job.scenario, job.rules)
         players = [seat_player(spec, job.game, dealer.seat(job.seed, i), seat=i,
                                **(entrant_options(engine_options, name) if is_engine_spec(spec) else {}))
                    for i, (name, spec) in enumerate(((first, spec_first), (second, spec_second)))]

@@ -12,7 +12,6 @@ import pytest
 
 from cardwar import agents
 from cardwar.arena import play_game
-from cardwar.players import 
 from cardwar.envs import make_raw_env
 from cardwar.record import final_state
 from tests.engine.conftest import assert_gone, bot_spec, served_spec

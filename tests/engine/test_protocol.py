@@ -147,7 +147,6 @@ def test_cardwar_engine_does_all_its_set_up_before_its_hello(engines, tmp_path, 
     (the served random agent builds nothing itself, so the views' own lazy work would show)."""
     from cardwar import agents
     from cardwar.arena import play_game
-    from cardwar.players import 
     from tests.engine.conftest import bot_spec
 
     transcript = tmp_path / "game.jsonl"

@@ -145,7 +145,7 @@ def test_a_tournament_killed_with_sigkill_resumes_with_exact_counts(tmp_path):
 
 @pytest.mark.parametrize("data, message", [
     ({"game": "naval", "entrants": {"a": "random", "b": "random"}}, "name"),
-    ({"name": "x", "game": "chess", "entrants": {"a": "random"}}, "expected naval or hexwar"),
+    ({"name": "x", "game": "chess", "entrants": {"a": "random"}}, "expected one of naval, hexwar, skirmish"),
     ({"name": "x", "game": "naval", "entrants": {"a": "random"}}, "at least two"),
     ({"name": "x", "game": "naval", "entrants": {"a": "random", "b": "heuristic:samples=0"}}, "entrants.b"),
     ({"name": "x", "game": "naval", "entrants": {"a": "random", "b": "random"}, "pairs": 0}, "pairs"),

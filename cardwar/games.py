@@ -1,0 +1,306 @@
+"""The games cardwar knows, one registry entry each: everything above the envs reads it.
+
+The command line, the arena, records, replay, explanations, the engine protocol, tournaments,
+the server and its page ask :func:`get` for a game's env, notation, agents, renderers and
+codecs instead of naming games. Adding a game is its own folder (a rules engine and an env
+under ``envs/``, its agents under ``agents/``) plus one :class:`Game` given to :func:`register`.
+
+Hooks are ``"module:attribute"`` strings, imported on first use (``import cardwar.games`` stays
+cheap: no env, no torch); a plug-in may give plain callables instead::
+
+    from cardwar import games
+    games.register(games.Game(name="tiny", title="Tiny", seats=("left", "right"),
+                              env=make_tiny_env, num_actions=3, ...))
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class UnknownGame(ValueError):
+    """A game name the registry does not hold (the message lists the games)."""
+
+
+def resolve(ref: Any) -> Any:
+    """The object a ``"module:attribute"`` reference names; anything else is returned as it is."""
+    if not isinstance(ref, str):
+        return ref
+    module, _, attr = ref.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split(".") if attr else ():
+        obj = getattr(obj, part)
+    return obj
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    """One agent of one game: its factory, the spec options it takes and (optionally) its own summary.
+
+    ``factory(seed=..., **options)`` builds it; with ``takes_game`` the game's name comes first
+    (``RandomAgent(game, seed=...)``). ``options`` is a tuple of :class:`cardwar.agents.spec.Option`
+    or a reference to one.
+    """
+
+    factory: Any
+    options: Any = ()
+    takes_game: bool = False
+    summary: str | None = None
+
+    def build(self, game: str, seed: int | None, **options: Any) -> Any:
+        make = resolve(self.factory)
+        return make(game, seed=seed, **options) if self.takes_game else make(seed=seed, **options)
+
+    def declared(self) -> tuple:
+        """The options (:class:`Option` values) its spec may set."""
+        return tuple(resolve(self.options))
+
+
+def _full_notation(before: Any, action: int, after: Any, viewer: int, *, to_str: Callable[[int], str]) -> str:
+    return to_str(action)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's registry entry (the hooks every layer above the envs uses).
+
+    ``env(scenario=..., rules=...)`` (or ``env(rules=...)`` for a game without scenarios) makes the
+    raw AEC env, whose ``state`` is the engine and ``config`` the rules in force.
+    """
+
+    name: str
+    title: str
+    seats: tuple[str, str]
+    env: Any
+    num_actions: Any
+    action_to_string: Any
+    string_to_action: Any
+    rules: Any
+    """The rules class: ``from_dict(d)`` (a ValueError subclass for a bad option) and ``to_dict()``."""
+    narrate: Any
+    """``narrate(before, action, after) -> list[str]``: the public log lines of one move."""
+    render_text: Any
+    """``render_text(state, viewer) -> str``; viewer 0, 1, None (a spectator) or "omniscient"."""
+    summary: str = ""
+    default_scenario: str | None = None
+    """None: the game has no scenarios."""
+    scenario_names: Any = None
+    """``() -> list[str]``: the shipped scenarios."""
+    random_scenarios: tuple[str, ...] = ()
+    scenario_from_data: Any = None
+    """``(dict) -> scenario``: the map a record carries (``scenario_data``), for a generated one."""
+    scenario_data: Any = None
+    """``(state) -> dict | None``: the map to keep in a record (None: the name is enough)."""
+    seen_notation: Any = None
+    """``(before, action, after, viewer) -> str | None``: the move as ``viewer`` may know it (None: not
+    told at all); default: every move is public in full notation."""
+    why_illegal: Any = None
+    """``(view, action) -> str | None``: the rule that forbids a move, from the seat's view only."""
+    decision_note: Any = None
+    """``(view) -> str | None``: a few lines on the decision in front of the seat."""
+    render_picture: Any = None
+    """``(state, viewer) -> uint8[H, W, 3]``, or None: the game has no picture."""
+    seat_field: str = "seat"
+    """The view's attribute that holds its seat."""
+    view_to_dict: Any = None
+    """``(view) -> dict``; default ``view.to_dict()``."""
+    public_setup: Any = None
+    """``(view) -> dict | None``: new_game's public map (never a unit); None: the game has none."""
+    read_setup: Any = None
+    """``(setup) -> object``: new_game's public map read once a game (default: the dict as it is)."""
+    view_from_dict: Any = None
+    """``(d, read setup, rules) -> view``: the inverse of view_to_dict, for an agent served as an engine."""
+    encode_observation: Any = None
+    """``(view) -> ndarray``: the env's observation from a view, for an agent served as an engine."""
+    prepare: Any = None
+    """``() -> None``: one-off work (tables) done before a clock runs."""
+    agents: Mapping[str, AgentEntry] = field(default_factory=dict)
+    page: str | None = None
+    """The web page's module for this game, a file in ``cardwar/serve/static/`` (None: no page)."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    # ------------------------------------------------------------ hooks, resolved
+    def hook(self, name: str) -> Any:
+        """The hook ``name`` resolved (imported on first use; cached)."""
+        cache = _CACHE.setdefault(id(self), {})
+        if name not in cache:
+            cache[name] = resolve(getattr(self, name))
+        return cache[name]
+
+    @property
+    def has_scenarios(self) -> bool:
+        return self.default_scenario is not None
+
+    def actions(self) -> int:
+        """The size of the action space (the mask's length)."""
+        return int(self.hook("num_actions"))
+
+    def make_env(self, scenario: Any = None, rules: dict | None = None) -> Any:
+        """The game's raw AEC env, not yet reset; ValueError for a scenario given to a game without any."""
+        make = self.hook("env")
+        if not self.has_scenarios:
+            if scenario is not None:
+                raise ValueError(f"the {self.name} game has no scenarios; leave the scenario out")
+            return make(rules=rules)
+        return make(scenario=scenario or self.default_scenario, rules=rules)
+
+    def scenarios(self) -> list[str]:
+        """The shipped scenario names ([] for a game without scenarios)."""
+        return list(self.hook("scenario_names")()) if self.scenario_names is not None else []
+
+    def rules_from_dict(self, d: dict | None) -> Any:
+        return self.hook("rules").from_dict(d)
+
+    def default_rules(self) -> dict[str, Any]:
+        return self.hook("rules")().to_dict()
+
+    def to_string(self, action: int) -> str:
+        return self.hook("action_to_string")(int(action))
+
+    def parse(self, text: str) -> int:
+        """The action id of a move in notation; a ValueError subclass if it is none."""
+        return int(self.hook("string_to_action")(text))
+
+    def seen(self, before: Any, action: int, after: Any, viewer: int) -> str | None:
+        if self.seen_notation is None:
+            return self.to_string(action)
+        return self.hook("seen_notation")(before, action, after, viewer)
+
+    def seat_of(self, view: Any) -> int:
+        return int(getattr(view, self.seat_field))
+
+    def view_dict(self, view: Any) -> dict[str, Any]:
+        return view.to_dict() if self.view_to_dict is None else self.hook("view_to_dict")(view)
+
+    def setup_of(self, view: Any) -> dict | None:
+        return None if self.public_setup is None else self.hook("public_setup")(view)
+
+    def read(self, setup: Any) -> Any:
+        return setup if self.read_setup is None else self.hook("read_setup")(setup)
+
+    def warm(self) -> None:
+        if self.prepare is not None:
+            self.hook("prepare")()
+
+    def agent_names(self) -> list[str]:
+        return sorted(self.agents)
+
+
+_CACHE: dict[int, dict[str, Any]] = {}
+_REGISTRY: dict[str, Game] = {}
+_LOCK = threading.Lock()
+
+
+def register(game: Game) -> Game:
+    """Add ``game`` (replacing one of the same name); returns it."""
+    with _LOCK:
+        old = _REGISTRY.get(game.name)
+        if old is not None:
+            _CACHE.pop(id(old), None)
+        _REGISTRY[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    """Remove a plug-in (tests)."""
+    with _LOCK:
+        old = _REGISTRY.pop(name, None)
+        if old is not None:
+            _CACHE.pop(id(old), None)
+
+
+def names() -> tuple[str, ...]:
+    """The registered games, in the order they were registered."""
+    return tuple(_REGISTRY)
+
+
+def get(name: Any) -> Game:
+    """The game ``name``; :class:`UnknownGame` (one line, the closest name, the list) otherwise."""
+    game = _REGISTRY.get(name) if isinstance(name, str) else None
+    if game is None:
+        close = difflib.get_close_matches(str(name), list(_REGISTRY), n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise UnknownGame(f"unknown game {name!r}{hint}; games: {', '.join(_REGISTRY)}")
+    return game
+
+
+def known(name: Any) -> bool:
+    return isinstance(name, str) and name in _REGISTRY
+
+
+# ---------------------------------------------------------------------------- the built-in games
+_MCTS = "cardwar.agents:mcts_options"
+_PPO = "cardwar.agents:PPO_OPTIONS"
+
+
+def _standard_agents(heuristic: str, heuristic_options: Any, search: str, search_options: Any) -> dict[str, AgentEntry]:
+    return {
+        "random": AgentEntry("cardwar.agents:RandomAgent", (), takes_game=True),
+        "heuristic": AgentEntry(heuristic, heuristic_options),
+        "mcts": AgentEntry(search, search_options),
+        "ppo": AgentEntry("cardwar.agents:make_ppo", _PPO, takes_game=True),
+    }
+
+
+register(Game(
+    name="naval", title="Hit the Deck! (naval)", seats=("captain_a", "captain_b"),
+    summary="two captains on a 3x3 sea grid; ships are playing cards, sea battles are poker hands",
+    env="cardwar.envs.naval_v0:raw_env", num_actions="cardwar.envs.naval.actions:NUM_ACTIONS",
+    action_to_string="cardwar.envs.naval:action_to_string", string_to_action="cardwar.envs.naval:string_to_action",
+    rules="cardwar.envs.naval.config:NavalConfig", narrate="cardwar.envs.naval.render:narrate",
+    render_text="cardwar.envs.naval.render:render_state",
+    seen_notation="cardwar.envs.naval.codec:seen_notation",
+    why_illegal="cardwar.explain:naval_why_illegal", decision_note="cardwar.explain:naval_decision_note",
+    seat_field="seat", view_from_dict="cardwar.envs.naval.codec:view_from_message",
+    encode_observation="cardwar.envs.naval.observation:encode_observation",
+    prepare="cardwar.envs.naval.hands:prepare_tables",
+    agents=_standard_agents("cardwar.agents.naval_heuristic:NavalHeuristic", "cardwar.agents:NAVAL_HEURISTIC_OPTIONS",
+                            "cardwar.agents.naval_search:NavalSearch", "cardwar.agents:NAVAL_MCTS_OPTIONS"),
+    page="naval", extra={"engine_bench_setup": {}}))
+
+register(Game(
+    name="hexwar", title="The hex WW2 game (hexwar)", seats=("blue", "red"),
+    summary="One-Hour-Wargames on hexes; playing cards order the activations, a D3 decides combat",
+    env="cardwar.envs.hexwar_v0:raw_env", num_actions="cardwar.envs.hexwar.actions:NUM_ACTIONS",
+    action_to_string="cardwar.envs.hexwar:action_to_string", string_to_action="cardwar.envs.hexwar:string_to_action",
+    rules="cardwar.envs.hexwar.config:HexConfig", narrate="cardwar.envs.hexwar.text:narrate",
+    render_text="cardwar.envs.hexwar.text:render_state", render_picture="cardwar.envs.hexwar.picture:render_rgb",
+    default_scenario="meeting_engagement", scenario_names="cardwar.envs.hexwar.scenario:available_scenarios",
+    random_scenarios=("random", "random:train", "random:test"),
+    scenario_from_data="cardwar.envs.hexwar.codec:scenario_from_record",
+    scenario_data="cardwar.envs.hexwar.codec:scenario_to_record",
+    why_illegal="cardwar.explain:hex_why_illegal", decision_note="cardwar.explain:hex_decision_note",
+    seat_field="side", public_setup="cardwar.envs.hexwar.codec:public_setup",
+    read_setup="cardwar.envs.hexwar.codec:read_setup",
+    view_from_dict="cardwar.envs.hexwar.codec:view_from_message",
+    encode_observation="cardwar.envs.hexwar.codec:encode_view",
+    agents=_standard_agents("cardwar.agents.hexwar_heuristic:HexHeuristic", (),
+                            "cardwar.agents.hexwar_search:HexSearch", "cardwar.agents:HEX_MCTS_OPTIONS"),
+    page="hexwar", extra={"engine_bench_setup": {"scenario": "random", "rules": {"hidden_units": True}}}))
+
+register(Game(
+    name="skirmish", title="The squad skirmish (skirmish)", seats=("player_0", "player_1"),
+    summary="Hit the Deck! v1.5 figures on hexes: skills tested by card draws, orders declared hidden",
+    env="cardwar.envs.skirmish_v0:raw_env", num_actions="cardwar.envs.skirmish.actions:N_ACTIONS",
+    action_to_string="cardwar.envs.skirmish.notation:action_to_string",
+    string_to_action="cardwar.envs.skirmish.notation:string_to_action",
+    rules="cardwar.envs.skirmish.rules:SkirmishRules", narrate="cardwar.envs.skirmish.notation:narrate",
+    render_text="cardwar.envs.skirmish.text:render_text", render_picture="cardwar.envs.skirmish.picture:render_rgb",
+    default_scenario="ww2_squads", scenario_names="cardwar.envs.skirmish.scenario:scenario_names",
+    random_scenarios=("random", "random:train", "random:test"),
+    seen_notation="cardwar.envs.skirmish.notation:seen_notation",
+    why_illegal="cardwar.envs.skirmish.explain:why_illegal",
+    decision_note="cardwar.envs.skirmish.explain:decision_note",
+    seat_field="seat", public_setup="cardwar.envs.skirmish.codec:public_setup",
+    read_setup="cardwar.envs.skirmish.codec:read_setup",
+    view_from_dict="cardwar.envs.skirmish.codec:view_from_message",
+    encode_observation="cardwar.envs.skirmish.codec:encode_view",
+    agents=_standard_agents("cardwar.agents.skirmish_heuristic:SkirmishHeuristic",
+                            "cardwar.agents.skirmish_heuristic:OPTIONS",
+                            "cardwar.agents.skirmish_search:SkirmishSearch", "cardwar.agents.skirmish_search:OPTIONS"),
+    page="skirmish", extra={"engine_bench_setup": {"scenario": "duel"}}))

@@ -168,8 +168,8 @@ def _mode_reason(view: Any, u: Any, name: str) -> str:
     if hexes <= 0:
         return f"rising from prone costs a quarter of the move (RULES.md §4.1), which uses up {_a(name)}'s allowance"
     return (f"no hex is open to {_a(name)} of {_who(u)} ({hexes} hex{'es' if hexes > 1 else ''}): every step out "
-            "costs more than that (terrain §1.2, edges §1.3; a runner avoids rough ground, woods and obstacles), "
-            "or is held by another unit (§4.3)")
+            "costs more than that, or is held by another unit (RULES.md §1.2 terrain, §1.3 edges, §4.3; a runner "
+            "avoids rough ground, woods and obstacles)")
 
 
 def _destination_reason(view: Any, u: Any, cell: int, board: Any) -> str:
@@ -391,7 +391,7 @@ def _target_reason(view: Any, u: Any, action: int) -> str:
         return f"your side sees no unit at {where} (RULES.md §1.4, §9.2)"
     target = here[0]
     if target.side == u.side:
-        return f"{where} holds your own {target.name}"
+        return f"{where} holds your own {target.name}: fire and throws go at the enemy (RULES.md §5.1)"
     if act == "anti_tank" and not target.vehicle:
         return "anti-tank fire is at vehicles (RULES.md §8.3)"
     if act in ("knife", "melee") and target.vehicle:

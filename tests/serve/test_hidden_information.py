@@ -109,3 +109,148 @@ def test_no_response_shows_a_hidden_unit(api):
 
 def _hex(cell: int) -> str | None:
     return None if cell < 0 else label(hex_of(cell))  # off-table artillery has no hex
+
+
+# ------------------------------------------------------------------ the squad skirmish
+def _int_lists(value, out):
+    """Every list of ints in a JSON value (the places a pack's or the deck's order could hide)."""
+    if isinstance(value, list):
+        if value and all(isinstance(x, int) and not isinstance(x, bool) for x in value):
+            out.append(value)
+        for x in value:
+            _int_lists(x, out)
+    elif isinstance(value, dict):
+        for x in value.values():
+            _int_lists(x, out)
+    return out
+
+
+def _has_run(seq, lists, n=3):
+    """Whether some list holds ``n`` consecutive items of ``seq`` in its order (a pack's order)."""
+    runs = {tuple(seq[i:i + n]) for i in range(len(seq) - n + 1)}
+    return any(tuple(xs[i:i + n]) in runs for xs in lists for i in range(len(xs) - n + 1))
+
+
+def skirmish_checks(response, who, s, session):
+    """One response for seat ``who`` (None: a spectator) against the full state ``s``: the view is the engine's
+    information view (a spectator's: each side as its enemy sees it), no enemy order before its reveal, no
+    figure the reader has never seen, no pack's or the activation deck's order, no seed."""
+    from cardwar.envs.skirmish.public_map import spectator_view
+
+    state = response.get("state", response)
+    view, text = state["view"], json.dumps(response)
+    expected = spectator_view(s) if who is None else s.information_view(who)
+    assert view == expected.to_dict()  # what the engine says the reader may know, nothing more
+    readers = (0, 1) if who is None else (who,)
+    for u in s.units:  # an enemy figure the reader has never seen: not in the view, its name nowhere
+        if u.side in readers:
+            continue
+        knower = 1 - u.side  # who would know of it: the reader, or (a spectator) the other side
+        if u.uid not in s.seen[knower] and u.uid not in s.last_seen[knower]:
+            assert all(x["uid"] != u.uid for x in view["units"]), (u.name, "never seen, yet in the view")
+            assert u.name not in text, (u.name, "never seen, yet named")
+    for x in view["units"]:  # enemy orders: the movement part after the reveal only, the combat part likewise
+        if x["side"] in readers or x["order"] is None:
+            continue
+        if s.rules.sequence == "phases":
+            assert s.moves_revealed or "mode" not in x["order"]
+            assert s.combat_revealed or "action" not in x["order"]
+        assert x["skills"] is None and x["ammo"] is None and x["grenades"] is None  # an enemy's kit is unknown
+    seats = ("player_0", "player_1")
+    for line, seat in zip(state["log"], state["log_seats"]):  # another seat's steps: what they caused, never the step
+        if who is None or seat != seats[who]:
+            assert line.startswith(f"{seat} decides"), line
+    lists = _int_lists(response, [])
+    for pack in s.packs:
+        assert not _has_run(pack.draw_pile, lists), "a pack's order"
+    deck = [list(c) for c in s.deck]
+    assert not any(deck[i:i + 2] == deck_ for i in range(len(deck) - 1) for deck_ in _pairs(response))
+    assert str(session.table.seed) not in text or session.table.seed < 1000  # a small seed is a client's own
+    if s.scenario.name.startswith("generated_"):  # the generator's seed rebuilds every figure
+        seed = s.scenario.name.rsplit("_", 1)[1]
+        assert s.scenario.name not in text and f"seed {seed}" not in text and f"skirmish {seed}" not in text
+
+
+def _pairs(value):
+    """Every two consecutive lists in a list (where two activation cards in the deck's order would be)."""
+    out = []
+    if isinstance(value, list):
+        out += [value[i:i + 2] for i in range(len(value) - 1) if all(isinstance(x, list) for x in value[i:i + 2])]
+        for x in value:
+            out += _pairs(x)
+    elif isinstance(value, dict):
+        for x in value.values():
+            out += _pairs(x)
+    return out
+
+
+def told_counts(record, who):
+    """How many moves of each seat ``who`` (None: a spectator) is told of, replaying the record afresh with the
+    game's own notation hook (an independent count of what the log may hold)."""
+    from cardwar.arena.table import Table
+    from cardwar.envs.skirmish.notation import seen_notation
+    from cardwar.record import make_env
+
+    table = Table(make_env(record), record.game, record.seed)
+    counts = Counter()
+    for m in record.moves:
+        before, action = table.state.clone(), table.parse(m.move)
+        mover = table.to_move
+        table.play(action)
+        viewer = (1 - mover) if who is None else who
+        if seen_notation(before, action, table.state, viewer) is not None:
+            counts[m.seat] += 1
+    return counts
+
+
+def test_no_skirmish_response_shows_an_enemy_order_an_unseen_figure_a_pack_or_a_seed(tmp_path):
+    """Skirmish games from both seats, both sequences and a generated map, against random; every response and
+    every spectator read is scanned against the full state on the server, and at the end the log of each
+    reader holds exactly the moves the game's notation hook tells it of."""
+    from tests.serve.conftest import make_api
+
+    games = [({"scenario": "duel", "seat": "player_0"}, True),
+             ({"scenario": "duel", "seat": "player_1", "rules": {"sequence": "deck", "king_and_country": True}}, False),
+             ({"scenario": "random", "seat": "player_1"}, True)]
+    rng, checked, unseen = random.Random(4), 0, 0
+    for i, (body, reproducible) in enumerate(games):
+        api_gen = make_api(tmp_path / str(i), extra={"reproducible_seeds": reproducible})
+        api = next(api_gen)
+        try:
+            last = {}
+            for response, who, s in responses_of_a_game_with(api, rng, "random", game="skirmish", seed=300 + i,
+                                                              **body):
+                session = api.manager.get(response.get("state", response)["session"])
+                skirmish_checks(response, who, s, session)
+                unseen += any(u.uid not in s.seen[1 - u.side] for u in s.units if u.side != who)
+                last[who] = response.get("state", response)
+                checked += 1
+            record = session.record()
+            for who, state in last.items():
+                assert state["status"] == "over"
+                counts = told_counts(record, who)
+                assert Counter(state["log_seats"]) == counts, (i, who)
+        finally:
+            api_gen.close()
+    assert checked > 150 and unseen > 20
+
+
+def responses_of_a_game_with(api, rng, agent, **body):
+    """As :func:`responses_of_a_game`, against ``agent``."""
+    r = api.new(**{**body, "agent": agent})
+    assert r.status_code == 201, r.text
+    data = r.json()
+    sid, auth = data["id"], {"Authorization": f"Bearer {data['token']}"}
+    watch = {"Authorization": f"Bearer {data['watch_token']}"}
+    session = api.manager.get(sid)
+    human = session.human
+    yield data, human, session.table.state
+    yield api.client.get(f"/api/sessions/{sid}/spectate", headers=watch).json(), None, session.table.state
+    state = data["state"]
+    while state["status"] == "your_turn":
+        pick = rng.choice(state["legal"])
+        r = api.move(sid, auth, move=pick["move"], version=state["version"])
+        assert r.status_code == 200, r.text
+        state = r.json()["state"]
+        yield r.json(), human, session.table.state
+        yield api.client.get(f"/api/sessions/{sid}/spectate", headers=watch).json(), None, session.table.state

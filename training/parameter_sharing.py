@@ -242,8 +242,8 @@ class _Progress(BaseCallback):
         from tqdm import tqdm
 
         rollout = self.model.n_steps * self.training_env.num_envs  # learn() runs whole rollouts
-        self.bar = tqdm(total=-(-self.total // rollout) * rollout, unit="step", unit_scale=True, dynamic_ncols=True, file=sys.stderr,
-                        desc="parameter sharing", disable=not self.enabled, mininterval=1.0)
+        self.bar = tqdm(total=-(-self.total // rollout) * rollout, unit="step", unit_scale=True, dynamic_ncols=True,
+                        file=sys.stderr, desc="parameter sharing", disable=not self.enabled, mininterval=1.0)
 
     def _on_step(self) -> bool:
         self.bar.update(self.training_env.num_envs)
@@ -285,8 +285,9 @@ def train(steps: int, out: Path, scenario: str = DEFAULT_SCENARIO, sequence: str
     model.save(out / MODEL_FILE)
     res = evaluate_vs_random(model, scenario, rules, eval_games, seed=10_000 + seed)
     lo, hi = res.interval()
-    summary = {"scenario": scenario, "rules": rules, "steps": int(model.num_timesteps), "games_trained": len(venv.finished),
-               "train_seconds": round(seconds, 1), "seed": seed, "agents": venv.agents,
+    summary = {"scenario": scenario, "rules": rules, "steps": int(model.num_timesteps),
+               "games_trained": len(venv.finished), "train_seconds": round(seconds, 1), "seed": seed,
+               "agents": venv.agents,
                "eval": {"opponent": "random", "games": res.games, "wins": int(res.wins_a), "draws": int(res.draws),
                         "losses": int(res.wins_b), "score": round(res.score_a, 4), "ci95": [round(lo, 4), round(hi, 4)],
                         "per_side": res.per_seat}}

@@ -41,7 +41,8 @@ def test_short_run_trains_saves_and_reports(trained, capsys):
     assert e["games"] == 4 and e["wins"] + e["draws"] + e["losses"] == 4
     assert e["score"] == pytest.approx((e["wins"] + 0.5 * e["draws"]) / 4, abs=1e-4)
     lo, hi = wilson(e["score"], 4)
-    assert e["ci95"][0] == pytest.approx(max(0.0, lo), abs=1e-3) and e["ci95"][1] == pytest.approx(min(1.0, hi), abs=1e-3)
+    assert e["ci95"][0] == pytest.approx(max(0.0, lo), abs=1e-3)
+    assert e["ci95"][1] == pytest.approx(min(1.0, hi), abs=1e-3)
     per_side = e["per_side"]  # the policy played each side twice
     assert sum(per_side["a_first"]) == 2 and sum(per_side["a_second"]) == 2
 

@@ -171,6 +171,8 @@ class Context:
     blockers: frozenset[int] = frozenset()
     goals: tuple[int, ...] = ()
     defend: bool = False
+    hunt: bool = False
+    """The goals are the enemy's own hexes (casualties, destroy): a man with a shot need not close in."""
     _threat: dict[int, float] = field(default_factory=dict)
 
     @classmethod
@@ -186,6 +188,7 @@ class Context:
         ctx.enemies = [u for u in view.units if u.side != me and u.active and 0 <= u.cell < N_CELLS]
         ctx.blockers = frozenset(u.cell for u in view.units if u.vehicle and 0 <= u.cell < N_CELLS)
         ctx.goals, ctx.defend = ctx._goals()
+        ctx.hunt = bool(ctx.enemies) and set(ctx.goals) <= {e.cell for e in ctx.enemies}
         return ctx
 
     # ------------------------------------------------------------------ goals (RULES.md §10)
@@ -343,14 +346,17 @@ class SkirmishHeuristic:
         on_goal = cell in ctx.view.objectives
         if ctx.defend:
             score += -0.15 * there + (2.0 if on_goal else 0.0)
-        else:
+        shot = ctx.best_shot(u, cell, running)
+        if ctx.hunt:  # close in only until there is a shot
+            score += (0.05 if shot > 0 else 0.3) * progress
+        elif not ctx.defend:
             score += (0.45 if not ctx.enemies else 0.3) * progress
             if cell in ctx.goals:
                 score += 2.5 if on_goal else 1.0
         threat = ctx.threat(cell)
         score -= 1.4 * threat
         score += 0.25 * ctx.board.hex_cover(cell) * (1.0 if ctx.enemies else 0.3)
-        score += 0.6 * ctx.best_shot(u, cell, running)
+        score += 0.6 * shot
         # keep out of an unknown-skill melee unless taking a hex that matters
         if any(ctx.board.distance(cell, e.cell) == 1 and e.seen and not e.vehicle for e in ctx.enemies) \
                 and not on_goal:

@@ -53,6 +53,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("rollout_depth", int, 40, "decisions per play-out before the evaluation", minimum=1, maximum=10_000),
     Option("margin", float, 0.05, "value margin to override the heuristic's plan", minimum=0, maximum=2),
     Option("plans", int, 5, "whole plans searched at the root", minimum=1, maximum=32),
+    Option("paired", bool, True, "play every plan on the same determinizations and cards (common random numbers) "
+           "instead of UCT over plans", ),
+    Option("horizon", int, 1, "turns (phases) or passes (deck) a play-out runs past the present one", minimum=0,
+           maximum=100),
 )
 
 _EDGE_NAMES = {1: "wall_low", 2: "wall_high", 3: "hedge_low", 4: "hedge_high", 5: "door_open", 6: "door_closed",
@@ -489,13 +493,15 @@ class SkirmishSearch:
     """``mcts`` for the skirmish within ``seconds`` (default 0.2) or ``iterations`` per searched decision."""
 
     def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = 0.2,
-                 exploration: float = 0.8, rollout_depth: int = 40, margin: float = 0.05, plans: int = 5) -> None:
+                 exploration: float = 0.8, rollout_depth: int = 40, margin: float = 0.05, plans: int = 5,
+                 paired: bool = True, horizon: int = 1) -> None:
         self.name = "mcts"
         self.rng = np.random.default_rng(seed)
         if iterations is not None and seconds == 0.2:
             seconds = None
         self.heuristic = SkirmishHeuristic(seed=seed)
-        self.margin, self.n_plans = margin, plans
+        self.margin, self.n_plans, self.paired, self.horizon = margin, plans, paired, horizon
+        self.iterations, self.seconds, self.rollout_depth = iterations, seconds, rollout_depth
         self.memory = Memory()
         self.plan: list[int] = []
         self.plan_unit: tuple | None = None
@@ -549,11 +555,52 @@ class SkirmishSearch:
         self._scenario = public_scenario(observation, view)
         self._view = view
         self._plans = plans
-        idx = self.search.search(view, list(range(len(plans))), default=0, margin=self.margin)
-        self.last_iterations = self.search.last_iterations
+        if self.paired:
+            idx = self.paired_search(view, len(plans))
+        else:
+            idx = self.search.search(view, list(range(len(plans))), default=0, margin=self.margin)
+            self.last_iterations = self.search.last_iterations
         chosen = plans[idx]
         self.plan, self.plan_unit = list(chosen[1:]), unit_key
         return chosen[0] if chosen[0] in legal else self.heuristic.choose(ctx, legal)
+
+    def paired_search(self, view: SkirmishView, n: int) -> int:
+        """Every plan on the same determinizations, cards and play-out choices (common random numbers): the
+        plan with the best mean wins if it beats the heuristic's (plan 0) by ``margin``."""
+        import time
+
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        totals = np.zeros(n)
+        rounds = 0
+        while True:
+            if self.iterations is not None and rounds * n >= self.iterations:
+                break
+            if deadline is not None and rounds > 0 and time.perf_counter() >= deadline:
+                break
+            seed = int(self.rng.integers(2**63))
+            for k in range(n):
+                totals[k] += self._play(view, k, seed)
+            rounds += 1
+        self.last_iterations = rounds * n
+        means = totals / max(rounds, 1)
+        best = int(np.argmax(means))
+        return best if rounds >= 3 and means[best] > means[0] + self.margin else 0
+
+    def _play(self, view: SkirmishView, k: int, seed: int) -> float:
+        """One play-out of plan ``k`` from the determinization of ``seed``; the value for the seat."""
+        rng = np.random.default_rng(seed)
+        s = determinize(view, self._scenario, rng, self.memory, fast_policy)
+        if s is None:
+            return 0.0
+        me = view.seat
+        state = PlanState(s, self._plans, rng)
+        state.apply_action(k)
+        stop_turn = view.turn + self.horizon
+        for _ in range(self.rollout_depth):
+            if s.over or s.turn > stop_turn:
+                break
+            s.apply(fast_policy(s, s.legal(), rng))
+        return evaluate(s, me)
 
     # ------------------------------------------------------------------ the search's hooks
     def _determinize(self, view: SkirmishView, rng: np.random.Generator) -> Any:

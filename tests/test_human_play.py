@@ -169,3 +169,65 @@ def test_save_through_stdin_writes_a_record_that_replays(tmp_path):
     r = run_play(["naval", "--opponent", "random", "--seed", "5", "--save", str(quit_path)], "keep\nquit\n")
     rec = GameRecord.load(quit_path)
     assert r.returncode == 0 and not rec.finished and rec.quit_by == "captain_a" and rec.result is None
+
+
+# ------------------------------------------------------------------ the skirmish at the keyboard
+SKIRMISH_CYCLE = "charge!\nZ99\nstya\nstay\nstanding\nno_watch\nnothing\nhold\n"
+"""Garbage, an off-grid hex, a typo, then one answer of every kind the phases sequence asks while everyone stays: each
+question is answered by the first legal line after some refused ones (RULES.md §9.1's steps)."""
+
+
+def test_skirmish_game_through_stdin_with_reasons_and_a_record_that_replays(tmp_path):
+    save = tmp_path / "sk.json"
+    r = run_play(["skirmish", "--scenario", "duel", "--opponent", "random", "--seed", "4", "--save", str(save)],
+                 SKIRMISH_CYCLE * 400)
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stdout + r.stderr
+    assert "Duel: player_0 (American) = human, player_1 (German) = random" in r.stdout
+    assert "cannot read that: 'Z99' is neither a hex" in r.stdout
+    assert re.search(r"'nothing' is not legal: the mode step for [\w. ]+ at [A-X]\d+ asks its movement mode: stay, "
+                     r"crawl, search, walk or run \(RULES\.md §4\.1\)", r.stdout)
+    assert "Decide for Cpl. Grant at A3 (standing, SMG (Cat. 2) 30 rounds" in r.stdout
+    assert "closest legal moves: stay" in r.stdout and "Result: " in r.stdout and "Game abandoned" not in r.stdout
+    rec = GameRecord.load(save)
+    assert rec.game == "skirmish" and rec.scenario == "duel" and rec.finished
+    assert rec.players == {"player_0": "human", "player_1": "random"}
+    people = [m.move for m in rec.moves if m.seat == "player_0"]
+    assert set(people) <= {"stay", "standing", "no_watch", "nothing", "hold"} and "stay" in people
+    assert final_state(rec).is_terminal()
+
+
+def test_skirmish_person_at_player_1_leaves_and_the_record_is_unfinished(tmp_path):
+    save = tmp_path / "left.json"
+    r = run_play(["skirmish", "--scenario", "duel", "--opponent", "random", "--seat", "player_1", "--save",
+                  str(save)], "help\nstay\nstanding\nquit\n")
+    assert r.returncode == 0 and "Game abandoned: you left the game" in r.stdout, r.stdout[-2000:]
+    assert "Legal moves: stay, crawl, search, walk, run" in r.stdout
+    rec = GameRecord.load(save)
+    assert not rec.finished and rec.quit_by == "player_1"
+
+
+def test_a_skirmish_player_never_reads_an_enemy_it_has_not_seen(monkeypatch):
+    """Every line printed to the person names only enemy figures their side has seen (RULES.md §9.2), and their
+    board carries no order of the enemy's before the reveal."""
+    from cardwar import games
+    from cardwar.cli.play import play_skirmish
+
+    envs = []
+    real = games.Game.make_env
+    monkeypatch.setattr(games.Game, "make_env", lambda self, *a, **kw: envs.append(real(self, *a, **kw)) or envs[-1])
+    known: set[int] = set()
+    hidden_once: set[str] = set()
+
+    def check(text: str) -> None:
+        if not envs or envs[0].state is None:
+            return
+        s = envs[0].state
+        known.update(s.seen[0] | set(s.last_seen[0]))
+        never = {u.name for u in s.units if u.side == 1 and u.uid not in known}
+        hidden_once.update(never)
+        assert not any(name in text for name in never), f"{never} printed: {text!r}"
+
+    person = RandomPerson(3, on_print=check)
+    result = play_skirmish("woods_and_craters", None, 2, "human", "random", out=person.out, read=person.read)
+    assert result["moves"] > 50 and hidden_once  # the test had something to hide

@@ -256,3 +256,88 @@ def test_play_json_includes_the_moves(capsys):
     assert len(moves) == data["moves"] > 0
     assert {m["seat"] for m in moves} == {"captain_a", "captain_b"} and moves[0]["move"] in ("keep", "mulligan")
     assert data["record"]["result"]["returns"] == data["returns"]
+
+
+# ------------------------------------------------------------------ the skirmish
+def _skirmish_game(tmp_path, viewer: str, seed: int = 2):
+    from cardwar.arena.seeds import Dealer
+    from cardwar.cli.play import play_skirmish
+
+    out: list[str] = []
+    result = play_skirmish("duel", None, seed, "random", "random", viewer=viewer, out=out.append,
+                           save=str(tmp_path / f"{viewer}.json"), dealer=Dealer(None))
+    return result, out
+
+
+def test_skirmish_omniscient_printout_lists_every_move_and_ends_with_the_result(tmp_path):
+    from cardwar.record import GameRecord, final_state
+
+    result, out = _skirmish_game(tmp_path, "omniscient")
+    rec = GameRecord.load(tmp_path / "omniscient.json")
+    lines = [t for t in out if re.match(r"^\s+\d+\. player_[01]: ", t)]
+    assert [t.split(": ", 1)[1] for t in lines] == [m.move for m in rec.moves]
+    end = final_state(rec)
+    pts = end.casualty_points
+    who = "A draw" if end.winner is None else f"{end.scenario.sides[end.winner]} (player_{end.winner}) win"
+    assert out[-1].startswith(f"Result: {who} after {end.turn} turns (casualty points American {pts[0]} - "
+                              f"German {pts[1]}")
+    assert result["winner"] == (None if end.winner is None else f"player_{end.winner}")
+    assert result["scenario"] == "duel" and result["moves"] == len(rec.moves)
+
+
+def test_skirmish_spectator_is_told_no_hidden_declaration_step(tmp_path):
+    """A spectator reads a line for a move only when the seat not moving is told of it (RULES.md §9.1): the
+    number of "decides" lines is the number of such moves, counted here from the record's positions."""
+    from cardwar.envs.skirmish.notation import seen_notation, string_to_action
+    from cardwar.record import GameRecord, replay_states
+
+    _, out = _skirmish_game(tmp_path, "spectator")
+    rec = GameRecord.load(tmp_path / "spectator.json")
+    states = list(replay_states(rec))
+    told = sum(seen_notation(states[i], string_to_action(m.move), states[i + 1], 1 - states[i].current_player)
+               is not None for i, m in enumerate(rec.moves))
+    decides = sum(1 for t in out if re.fullmatch(r"\s+player_[01] decides", t))
+    assert 0 < decides == told < len(rec.moves)
+    assert not any(re.match(r"^\s+\d+\. player_", t) for t in out)  # no notation for a spectator
+
+
+def test_skirmish_person_is_told_the_rule_and_the_closest_answers(tmp_path):
+    from cardwar.cli.play import skirmish_person_hooks
+    from cardwar.envs.skirmish.notation import string_to_action as sk_action
+    from cardwar.envs.skirmish.picture import render_rgb
+    from cardwar.envs.skirmish.state import new_state
+
+    class Env:  # what the person's hooks read: the public map of the game in play
+        state = new_state("duel", None, 3)
+
+    s = Env.state
+    out: list[str] = []
+    answers = iter(["wlak", "C5", "king", f"png {tmp_path}/me.png", "walk"])
+
+    def picture(path: str) -> str:
+        from PIL import Image
+
+        Image.fromarray(render_rgb(s, 0)).save(path)
+        return path
+
+    p = HumanPlayer("skirmish", 0, show=lambda v: "BOARD", read=lambda _: next(answers), out=out.append,
+                    picture=picture, **skirmish_person_hooks(Env))
+    assert p.act({"action_mask": s.mask()}, s.information_view(0)) == sk_action("walk")
+    text = "\n".join(out)
+    assert "cannot read that: 'wlak'" in text and "closest legal moves: walk" in text
+    assert "'C5' is not legal: the mode step for Cpl. Grant at A3 asks its movement mode" in text
+    assert "'king' is not legal: you hold no King" in text
+    assert "Decide for Cpl. Grant at A3" in text and (tmp_path / "me.png").stat().st_size > 1000
+
+
+def test_cardwar_play_skirmish_writes_the_final_picture(tmp_path, capsys):
+    png = tmp_path / "end.png"
+    assert main(["play", "skirmish", "--scenario", "duel", "--seed", "1", "--quiet", "--png", str(png),
+                 "--rule", "visibility=open"]) == 0
+    assert f"Picture written to {png}" in capsys.readouterr().out and png.stat().st_size > 1000
+
+
+def test_cardwar_play_skirmish_refuses_a_bad_rule_in_one_line():
+    r = run_cli("play", "skirmish", "--rule", "sequence=chaos")
+    assert r.returncode == 2 and r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
+    assert "sequence" in r.stderr and "Traceback" not in r.stderr

@@ -18,7 +18,7 @@ from cardwar.arena import play_game
 from cardwar.cli import main
 from cardwar.envs import make_raw_env
 from cardwar.envs.naval.cards import card_to_str
-from cardwar.record import SEATS, GameRecord, replay_states
+from cardwar.record import SEATS, GameRecord, final_state, replay_states
 from cardwar.tournament.store import GameRow, Store
 from tests.subprocesses import run_command
 from tests.misbehaving_agents import Crashing
@@ -444,3 +444,74 @@ def test_the_real_command_refuses_a_missing_file_in_one_line(tmp_path):
     res = run_command([sys.executable, "-m", "cardwar", "replay", str(tmp_path / "gone.json")], timeout=120)
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.splitlines() == [f"cardwar replay: error: {tmp_path / 'gone.json'}: no such file"]
+
+
+# ---------------------------------------------------------------- the skirmish
+@pytest.fixture(scope="module")
+def skirmish(tmp_path_factory) -> Path:
+    """A skirmish saved by `cardwar play skirmish` (the duel: hidden declarations, line-of-sight visibility)."""
+    path = tmp_path_factory.mktemp("skirmish") / "duel.json"
+    assert main(["play", "skirmish", "--scenario", "duel", "--seed", "2", "--quiet", "--reproducible-seeds",
+                 "--save", str(path)]) == 0
+    return path
+
+
+SKIRMISH_MOVE = re.compile(r"^\s+(\d+)\. (player_[01])(?:: (.*))?$")
+
+
+def test_a_skirmish_replays_every_move_to_its_recorded_result(capsys, skirmish):
+    from cardwar.cli.play import skirmish_describe
+
+    rec = GameRecord.load(skirmish)
+    code, out, err = cli(capsys, "replay", skirmish)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    shown = [(int(m[1]), m[2], m[3]) for m in map(SKIRMISH_MOVE.match, lines) if m]
+    assert shown == [(i + 1, m.seat, m.move) for i, m in enumerate(rec.moves)]
+    end = final_state(rec)
+    winner = None if rec.result["winner"] is None else SEATS["skirmish"].index(rec.result["winner"])
+    assert lines[-1] == f"Result: {skirmish_describe(rec.result['detail'], winner, end)}"
+    assert lines[1] == "Scenario: duel - Duel (player_0 American, player_1 German)"
+    assert "Players: player_0 = random, player_1 = random" in lines
+
+
+def test_a_skirmish_seat_sees_its_own_steps_and_only_the_others_it_is_told_of(capsys, skirmish):
+    """player_0's replay: its own moves in notation; of player_1's only those the game tells it of (a hidden
+    declaration step is not shown at all, RULES.md §9.1), counted independently from the notation's rule."""
+    from cardwar.envs.skirmish.notation import seen_notation, string_to_action
+    from cardwar.envs.skirmish.text import render_text
+
+    rec = GameRecord.load(skirmish)
+    states = list(replay_states(rec))
+    code, out, _ = cli(capsys, "replay", skirmish, "--viewer", "player_0")
+    assert code == 0
+    shown = [(int(m[1]), m[2], m[3]) for m in map(SKIRMISH_MOVE.match, out.splitlines()) if m]
+    expected = []
+    for i, m in enumerate(rec.moves):
+        seen = seen_notation(states[i], string_to_action(m.move), states[i + 1], 0)
+        if seen is not None:
+            expected.append((i + 1, m.seat, m.move if m.seat == "player_0" else None))
+    assert shown == expected and len(expected) < len(rec.moves)
+    assert any(seat == "player_1" for _, seat, _ in shown)
+    assert "Viewer: player_0 (what that seat saw" in out
+    assert render_text(states[-1], "omniscient") not in out
+
+
+def test_skirmish_frames_and_gif_are_the_seats_pictures_one_per_position(capsys, skirmish, tmp_path):
+    from PIL import Image
+
+    from cardwar.envs.skirmish.picture import render_rgb
+
+    rec = GameRecord.load(skirmish)
+    states = list(replay_states(rec))
+    frames, gif = tmp_path / "frames", tmp_path / "duel.gif"
+    code, out, err = cli(capsys, "replay", skirmish, "--viewer", "player_1", "--quiet", "--png-frames", frames,
+                         "--gif", gif)
+    assert code == 0 and err == ""
+    names = sorted(p.name for p in frames.iterdir())
+    assert names == [f"frame_{k:04d}.png" for k in range(len(rec.moves) + 1)]
+    for k in (0, len(states) // 2, len(states) - 1):
+        assert np.array_equal(np.asarray(Image.open(frames / names[k]).convert("RGB")), render_rgb(states[k], 1))
+    with Image.open(gif) as im:
+        assert im.n_frames == len(rec.moves) + 1 and im.size == Image.open(frames / names[0]).size
+    assert f"GIF written to {gif} ({len(states)} frames" in out

@@ -48,6 +48,7 @@ _WEAPON_WORTH = {"pistol": 0.0, "rifle": 0.2, "smg1": 0.4, "smg2": 0.4, "lmg": 0
                  "at_light": 0.5, "at_medium": 0.6, "at_heavy": 0.6}
 _BOARDS: dict[bytes, Board] = {}
 _FOV: dict[tuple, frozenset[int]] = {}
+_LOS: dict[tuple, bool] = {}
 _DIST: dict[tuple, np.ndarray] = {}
 GUESSED_SKILL = 5
 """An enemy's Shoot is never in the view (§9.2): a regular's generic number (§2.1) is assumed."""
@@ -224,6 +225,18 @@ class Context:
     def fov(self, cell: int) -> frozenset[int]:
         return field_of_view(self.board, cell, self.blockers, self.view.open_doors)
 
+    def los(self, a: int, b: int) -> bool:
+        """Line of sight between two hexes (§1.4; symmetric), cached pair by pair."""
+        lo, hi = (a, b) if a < b else (b, a)
+        key = (id(self.board), lo, hi, self.blockers, self.view.open_doors)
+        out = _LOS.get(key)
+        if out is None:
+            if len(_LOS) > 400000:
+                _LOS.clear()
+            out = self.board.sees(lo, hi, blockers=self.blockers - {lo, hi}, open_doors=self.view.open_doors)
+            _LOS[key] = out
+        return out
+
     def cover(self, target: int, firer: int) -> int:
         return self.board.cover(target, firer, open_doors=self.view.open_doors)
 
@@ -235,7 +248,7 @@ class Context:
         total = 0.0
         for e in self.enemies:
             reach = weapon_range(e.weapon)
-            if reach <= 0 or self.board.distance(e.cell, cell) > reach or cell not in self.fov(e.cell):
+            if reach <= 0 or self.board.distance(e.cell, cell) > reach or not self.los(e.cell, cell):
                 continue
             skill = (GUESSED_SKILL + 1) // 2 if e.wounds else GUESSED_SKILL
             p = hit_chance(skill - self.cover(cell, e.cell))
@@ -261,7 +274,7 @@ class Context:
         if e.vehicle or not u.weapon or FIREARMS.get(u.weapon) is None:
             return 0.0
         reach = weapon_range(u.weapon, deployed=u.stance == 0 and not u.moved)
-        if self.board.distance(cell, e.cell) > reach or e.cell not in self.fov(cell):
+        if self.board.distance(cell, e.cell) > reach or not self.los(cell, e.cell):
             return 0.0
         return hit_chance(self.my_shoot(u, running) - self.cover(e.cell, cell)) * self.worth(e)
 
@@ -274,13 +287,12 @@ class Context:
         """Expected worth of a blast on ``target`` (§6.3: a red card wounds everyone in sight of the landing
         hex within the radius), friends counted against it, weighted by the chance of landing (§6.1)."""
         board = self.board
-        seen_from = self.fov(target)
         gain = 0.0
         for e in self.enemies:
-            if board.distance(e.cell, target) <= radius and e.cell in seen_from and (vehicles_too or not e.vehicle):
+            if board.distance(e.cell, target) <= radius and (vehicles_too or not e.vehicle) and self.los(target, e.cell):
                 gain += 0.5 * self.worth(e) * (1.0 if e.seen else 0.5)
         for f in self.own:
-            if not f.vehicle and board.distance(f.cell, target) <= radius and f.cell in seen_from:
+            if not f.vehicle and board.distance(f.cell, target) <= radius and self.los(target, f.cell):
                 gain -= 0.5 * 1.6
         sk = (thrower.skills or {}).get(skill, GUESSED_SKILL)
         p = hit_chance(sk - board.hex_cover(target))

@@ -1,6 +1,6 @@
 """Load benchmark of ``cardwar serve``: many clients play whole games against a bot at once.
 
-``python -m cardwar.serve.bench [--sessions 50] [--games-per-session 1] [--game naval|hexwar|both]
+``python -m cardwar.serve.bench [--sessions 50] [--games-per-session 1] [--game naval|hexwar|skirmish|both|all]
 [--agent ppo] [--restart] [--seconds 300] [--json]``
 
 It starts the server (:class:`cardwar.serve.launch.ServerProcess`, on 127.0.0.1 only, on a
@@ -8,7 +8,7 @@ fresh database in a temporary folder), then every session is a thread with its o
 ``httpx.Client`` (one keep-alive connection) that plays its games as fast as the server
 answers: it creates a session, then posts a random legal move of ``state["legal"]`` with
 the state's version until the game is over, then checks the game's record. ``both``
-alternates the games between sessions (a mixed load).
+alternates naval and hexwar between sessions (a mixed load), ``all`` every game of the registry.
 
 Two latencies are reported for every move, as p50/p99:
 
@@ -41,19 +41,23 @@ import sys
 import tempfile
 import threading
 import time
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from cardwar import games as registry
 from cardwar.serve.launch import ServerProcess
 
 TARGET_P99_MS = 50.0
 """The target: p99 of the server's own work per move, in milliseconds."""
 
-MOVES_PER_GAME = {"naval": 25, "hexwar": 64}
-"""About how many moves a client makes in one game against ``ppo`` (to place the restart mid-load)."""
+MOVES_PER_GAME = {"naval": 25, "hexwar": 64, "skirmish": 150}
+"""About how many moves a client makes in one game against ``ppo`` (to place the restart mid-load); a game
+not listed counts as :data:`DEFAULT_MOVES`."""
+DEFAULT_MOVES = 100
 
 REQUEST_TIMEOUT_S = 60.0  # the first request after a start loads the model (seconds on a busy machine)
 RETRY_PAUSE_S = 0.05
@@ -119,9 +123,9 @@ class Load:
 
     restart: bool
     lock: threading.Lock = field(default_factory=threading.Lock)
-    server_ms: dict[str, list[float]] = field(default_factory=lambda: {"naval": [], "hexwar": []})
-    round_trip_ms: dict[str, list[float]] = field(default_factory=lambda: {"naval": [], "hexwar": []})
-    bot_ms: dict[str, list[float]] = field(default_factory=lambda: {"naval": [], "hexwar": []})
+    server_ms: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    round_trip_ms: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    bot_ms: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     create_ms: list[float] = field(default_factory=list)
     bot_plies: int = 0
     errors: list[str] = field(default_factory=list)
@@ -338,23 +342,31 @@ def progress(load: Load, results: list[SessionResult], started: float, games_tot
             + ("  [server down]" if load.down.is_set() else ""))
 
 
+def game_list(game: str) -> list[str]:
+    """The games of ``--game``: one, ``both`` (naval and hexwar) or ``all`` (the registry's)."""
+    if game == "both":
+        return ["naval", "hexwar"]
+    if game == "all":
+        return list(registry.names())
+    return [game]
+
+
 def run_load(*, sessions: int = 50, games_per_session: int = 1, game: str = "naval", agent: str = "ppo",
              restart: bool = False, seconds: float = 300.0, seed: int = 0, progress_every: float = 5.0,
              quiet: bool = False) -> dict[str, Any]:
     """Run the benchmark; the report (see :func:`format_report`); ``report["ok"]`` says whether it passed."""
-    games = ["naval", "hexwar"] if game == "both" else [game]
+    games = game_list(game)
     results = [SessionResult(i, games[i % len(games)]) for i in range(sessions)]
     games_total = sessions * games_per_session
-    expected_moves = sum(MOVES_PER_GAME[r.game] for r in results) * games_per_session
+    expected_moves = sum(MOVES_PER_GAME.get(r.game, DEFAULT_MOVES) for r in results) * games_per_session
     restart_after = max(1, int(expected_moves * 0.4))
     load = Load(restart=restart)
     say = (lambda line: None) if quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     restart_info: dict[str, Any] = {}
     # The clients replay records in threads; the naval engine builds its hand tables on first use, which is
     # not safe to race (a thread can read the half-built table): build them here, before any thread starts.
-    from cardwar.envs.naval.hands import prepare_tables
-
-    prepare_tables()
+    for g in games:
+        registry.get(g).warm()
 
     with tempfile.TemporaryDirectory(prefix="cardwar-bench-") as tmp:
         db = Path(tmp) / "sessions.db"
@@ -461,7 +473,7 @@ def summary(values: list[float]) -> dict[str, float | None]:
 def make_report(load: Load, results: list[SessionResult], *, elapsed: float, client_cpu_s: float, seconds: float,
                 sessions: int, games_per_session: int, game: str, agent: str, restart: bool,
                 restart_info: dict[str, Any], checked: int, lost: list[str], open_at_end: int) -> dict[str, Any]:
-    every = [g for g in ("naval", "hexwar") if load.server_ms[g]]
+    every = [g for g in load.server_ms if load.server_ms[g]]
     server_all = [x for g in every for x in load.server_ms[g]]
     trip_all = [x for g in every for x in load.round_trip_ms[g]]
     games_total = sessions * games_per_session
@@ -568,8 +580,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m cardwar.serve.bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--sessions", type=int, default=50, help="concurrent client sessions (default 50)")
     p.add_argument("--games-per-session", type=int, default=1, help="games each session plays in a row (default 1)")
-    p.add_argument("--game", choices=["naval", "hexwar", "both"], default="naval",
-                   help="the game played (both: sessions alternate; default naval)")
+    p.add_argument("--game", choices=[*registry.names(), "both", "all"], default="naval",
+                   help="the game played (both: naval and hexwar sessions alternate; all: every game; default naval)")
     p.add_argument("--agent", default="ppo", help="the bot the clients play against (default ppo)")
     p.add_argument("--restart", action="store_true", help="SIGKILL and restart the server in the middle of the load")
     p.add_argument("--seconds", type=float, default=300.0, help="time limit of the load (default 300)")

@@ -107,6 +107,8 @@ class Session:
     """The last committed state: ``"player"`` as the person's seat sees it, ``"public"`` as a spectator does."""
     public: list[bool] = field(default_factory=list)
     """Per move: whether the seat not making it was told of it (:func:`play_on`)."""
+    setup: Any = None
+    """The public map, once read (:func:`cardwar.serve.views.public_map`; it never changes in a game)."""
 
     def play(self, action: int) -> None:
         play_on(self.table, self.public, action)

@@ -76,7 +76,9 @@ def session_state(session: Session, seat: int | None) -> dict[str, Any]:
         "result": session.result(),
         "page": g.page,
     }
-    public = public_map(session)
+    if session.setup is None:  # read once a game: the map does not change
+        session.setup = {"map": public_map(session)}
+    public = session.setup["map"]
     if public is not None:
         state["map"] = public
     return state

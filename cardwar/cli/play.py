@@ -401,9 +401,10 @@ def play_game(game: str, seed: int, spec_a: str, spec_b: str, viewer: Any = "spe
     """Play one seeded game of ``game``; print the board each turn and the public log of every move.
 
     The printout shows what ``viewer`` may know (a name of the game's style: ``spectator``,
-    ``omniscient``, ``A``/``B`` or a seat name; or 0, 1, None, ``"omniscient"``); a person (spec ``human``) sees only their seat, and is
-    asked their moves in the game's notation. ``scenario`` (games with scenarios; default the game's) and
-    ``rules`` (a dict of options, or the game's rules object) set the game up. ``png`` writes the final
+    ``omniscient``, ``A``/``B`` or a seat name; or 0, 1, None, ``"omniscient"``); a person (spec
+    ``human``) sees only their seat, and is asked their moves in the game's notation. ``scenario`` (games
+    with scenarios; default the game's) and ``rules`` (a dict of options, or the game's rules object) set the
+    game up. ``png`` writes the final
     picture (games with one), ``save`` the game record. ``dealer`` keys the deal and the bots' seeds
     (default: a fresh secret; ``Dealer(None)``: the research seeds); both are printed once the game is over.
     Returns what ``--json`` prints.

@@ -192,7 +192,8 @@ def _destination_reason(view: Any, u: Any, cell: int, board: Any) -> str:
     if other is not None:
         whose = "your" if other.side == u.side else "an enemy"
         return (f"{where} is held by {whose} {'vehicle' if other.vehicle else 'figure'} {other.name}: a move may "
-                "pass a friend's hex but ends only in a free one, and goes round the enemy it knows of (RULES.md §4.3)")
+                "pass a friend's hex but ends only in a free one, and goes round the enemy it knows of "
+                "(RULES.md §4.3)")
     if mode is None:
         return f"{where} cannot be reached now (RULES.md §4.3)"
     hexes = _allowance(u, mode)
@@ -204,8 +205,6 @@ def _destination_reason(view: Any, u: Any, cell: int, board: Any) -> str:
         return "an all-out run goes in a straight line along one hex row, over smooth ground (RULES.md §4.2)"
     ground = ""
     if board is not None:
-        from cardwar.envs.skirmish.board import Ground
-
         ground = f" ({board.ground[cell].name.lower().replace('_', ' ')})"
     return (f"no path to {where}{ground} within {max(hexes, 1)} movement points for {_a(mode)}: rough ground and "
             "woods cost 2, walls and hedges +1 or the whole move, buildings are entered by doors and windows, "
@@ -319,7 +318,8 @@ def _action_reason(view: Any, u: Any, name: str) -> str:
             return f"{_who(u)}'s magazine is full ({u.ammo} rounds) (RULES.md §2.2)"
         if not u.reserve:
             return f"{_who(u)} has no rounds left in reserve (RULES.md §2.2)"
-        return "reloading counts rounds, and ammunition is unlimited in this game (ammunition=unlimited, RULES.md §2.2)"
+        return ("reloading counts rounds, and ammunition is unlimited in this game "
+                "(ammunition=unlimited, RULES.md §2.2)")
     if name == "clear_jam":
         return f"nothing of {_who(u)}'s is jammed (RULES.md §3.3)"
     if name == "work":
@@ -398,7 +398,8 @@ def _target_reason(view: Any, u: Any, action: int) -> str:
         return f"a {act} is for enemy figures, not vehicles (RULES.md §5.3, §5.6)"
     if act == "melee":
         return (f"{where} is {d} hexes away; melee is with an adjacent figure (RULES.md §5.6)" if d > 1 else
-                "melee crosses only an edge a standing man could cross: not a building wall or embrasure (RULES.md §5.6)")
+                "melee crosses only an edge a standing man could cross: not a building wall or embrasure "
+                "(RULES.md §5.6)")
     if act == "knife":
         reach = 1 if u.stance == Stance.PRONE else 2
         if d > reach:
@@ -471,7 +472,8 @@ def decision_note(view: Any) -> str | None:
         mode = _mode(view)
         if mode and u is not None and not u.vehicle:
             hexes = max(_allowance(u, mode), 1)
-            question = f"the hex it moves to, a {mode} of at most {hexes} hex{'es' if hexes > 1 else ''} (RULES.md §4.1-4.3)"
+            plural = "es" if hexes > 1 else ""
+            question = f"the hex it moves to, {_a(mode)} of at most {hexes} hex{plural} (RULES.md §4.1-4.3)"
     lead = f"Decide for {parts[0]}: " if parts else "Decide: "
     return lead + question
 

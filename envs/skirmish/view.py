@@ -84,6 +84,11 @@ class SkirmishView:
     """This turn's log lines this seat may read."""
     over: bool = False
     winner: int | None = None
+    scenario: Any = field(default=None, compare=False, repr=False)
+    """The public map played on: a :class:`Scenario` with no figure (board, objectives, victory terms; RULES.md
+    §9.2: both sides know the map). Not in :meth:`to_dict`; a served agent gets it from ``new_game``."""
+    rules: Any = field(default=None, compare=False, repr=False)
+    """The rules in force (:class:`SkirmishRules`, public). Not in :meth:`to_dict`: ``new_game`` carries them."""
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-safe data (RULES.md §9.2: exactly what the seat may know, nothing added): the
@@ -250,4 +255,26 @@ def information_view(s: SkirmishState, seat: int) -> SkirmishView:
         activation=s.card if s.rules.sequence == "deck" else None, deck_left=len(s.deck),
         objectives=dict(s.scenario.victory.objectives or {}), objective_owner=dict(s.objective_owner),
         casualty_points=(s.casualty_points[0], s.casualty_points[1]), open_doors=s.open_doors, mines=own_mines,
-        tick=s.tick, events=events, over=s.over, winner=s.winner)
+        tick=s.tick, events=events, over=s.over, winner=s.winner, scenario=public_scenario(s.scenario),
+        rules=s.rules)
+
+
+_PUBLIC: dict[int, tuple[Any, Any]] = {}
+
+
+def public_scenario(scenario: Any) -> Any:
+    """``scenario`` without its figures, vehicles and mines (the public map; cached per scenario)."""
+    hit = _PUBLIC.get(id(scenario))
+    if hit is not None and hit[0] is scenario:
+        return hit[1]
+    from dataclasses import replace
+
+    from cardwar.envs.skirmish.public_map import public_map
+
+    shown = public_map(scenario)  # a generated map's name and story lose the seed that would rebuild its figures
+    public = replace(scenario, figures=(), vehicles=(), mines=(), deck=None, name=shown["name"],
+                     title=shown["title"], description=shown["description"])
+    if len(_PUBLIC) > 256:
+        _PUBLIC.clear()
+    _PUBLIC[id(scenario)] = (scenario, public)
+    return public

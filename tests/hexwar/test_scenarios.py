@@ -516,7 +516,7 @@ def test_reach_analysis_agrees_with_the_movement_rules(generated):
 def test_balance_command_prints_its_table(capsys):
     """``python -m cardwar.cli.hexwar_balance --maps N --seed S`` prints one row per kind of map and one
     for all; its reach-first counts are those of the maps."""
-    from cardwar import hexwar_balance
+    from cardwar.cli import hexwar_balance
     from cardwar.envs.hexwar.reach import first_everywhere
 
     assert hexwar_balance.main(["--maps", "4", "--seed", "10", "--games", "1"]) == 0

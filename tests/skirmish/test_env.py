@@ -336,7 +336,7 @@ def test_the_declaration_steps_are_the_engines():
 
 
 def test_cardwar_bench_plays_the_skirmish_beside_connect_four():
-    from cardwar import bench
+    from cardwar.cli import bench
 
     assert {"skirmish_v0", "connect_four_v3"} <= set(bench.ENVS)
     steps, elapsed, games = bench.random_play(bench.ENVS["skirmish_v0"](), 0.3, seed=0)

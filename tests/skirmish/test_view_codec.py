@@ -26,7 +26,9 @@ def _check(view: SkirmishView) -> None:
     back = SkirmishView.from_dict(json.loads(text))
     assert back == view
     # the same Python types field by field (a tuple stays a tuple, a list a list, the step an enum)
-    for name in SkirmishView.__dataclass_fields__:
+    for name, f in SkirmishView.__dataclass_fields__.items():
+        if not f.compare:  # the public map and rules travel in new_game, not in each view
+            continue
         assert type(getattr(back, name)) is type(getattr(view, name)), name
     for a, b in zip(back.units, view.units):
         assert isinstance(a, UnitView)

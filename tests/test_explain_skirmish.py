@@ -127,7 +127,7 @@ def test_a_walk_beyond_its_four_hexes_is_refused_with_the_distance():
     assert _why(s, "A3") == "Cpl. Grant at A3 is already at A3; to stay there, declare stay (RULES.md §4.1)"
     note = sk.decision_note(v)
     assert note.startswith("Decide for Cpl. Grant at A3 (standing, SMG (Cat. 2) 30 rounds, range 9 hexes")
-    assert "a walk of at most 4 hexes" in note
+    assert note.endswith("the hex it moves to, a walk of at most 4 hexes (RULES.md §4.1, §4.3)")
 
 
 def test_stances_after_a_crawl_and_a_run_follow_section_4_1():
@@ -158,6 +158,24 @@ def test_combat_actions_refused_for_what_the_figure_carries():
     assert _why(s, "anti_tank") == f"{me.name} at {GRID.label(me.cell)} carries no anti-tank weapon (RULES.md §8.3)"
     assert "the one task of work is setting up an MMG" in _why(s, "work")
     assert "in the phases sequence a figure moves at its movement declaration" in _why(s, "move")
+
+
+def test_a_deck_card_is_named_with_the_team_it_activates():
+    """ww2_squads plays the deck sequence (RULES.md §7.2): at a team card's ACTIVATE step the note names the
+    team and its active figures, as the engine's state has them."""
+    env = skirmish_v0.raw_env(scenario="ww2_squads")
+    env.reset(seed=1)
+    s, rng, checked = env.state, np.random.default_rng(0), 0
+    while not s.over and checked < 5:
+        v = s.information_view(s.seat)
+        if v.step == Step.ACTIVATE and v.activation and v.activation[0] == "team":
+            side, team = v.activation[1], v.activation[2]
+            names = [f"{u.name} at {GRID.label(u.cell)}" for u in s.soldiers(side) if u.team == team and u.active]
+            assert side == v.seat and sk.decision_note(v).endswith(
+                f"the card is your fire team {team} (team_{team}): {', '.join(names)}")
+            checked += 1
+        s.apply(int(rng.choice(s.legal())))
+    assert checked == 5
 
 
 def test_not_your_decision_and_game_over():

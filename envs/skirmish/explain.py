@@ -473,9 +473,28 @@ def decision_note(view: Any) -> str | None:
         if mode and u is not None and not u.vehicle:
             hexes = max(_allowance(u, mode), 1)
             plural = "es" if hexes > 1 else ""
-            question = f"the hex it moves to, {_a(mode)} of at most {hexes} hex{plural} (RULES.md §4.1-4.3)"
+            rules = "§4.2" if mode in DECK_MOVES else "§4.1, §4.3"
+            question = f"the hex it moves to, {_a(mode)} of at most {hexes} hex{plural} (RULES.md {rules})"
     lead = f"Decide for {parts[0]}: " if parts else "Decide: "
-    return lead + question
+    card = _card_words(view) if step in (Step.ACTIVATE, Step.TEAM) else ""
+    return lead + question + card
+
+
+def _card_words(view: Any) -> str:
+    """The activation card in front of the seat (deck sequence, RULES.md §7.2) and, for a fire team's card, the
+    team's active figures."""
+    card = view.activation
+    if not card:
+        return ""
+    if card[0] == "team":
+        names = ", ".join(_who(u) for u in view.units if u.side == view.seat and not u.vehicle and u.team == card[2]
+                          and u.active)
+        return f"; the card is your fire team {card[2]} (team_{card[2]})" + (f": {names}" if names else "")
+    if card[0] == "free":
+        return "; the card is a Free Move"
+    who = card[1]
+    u = _unit(view, who) if isinstance(who, int) else next((x for x in view.units if x.name == who), None)
+    return f"; the card is {_who(u) if u is not None else who}'s own"
 
 
 __all__ = ["STEP_QUESTIONS", "decision_note", "why_illegal"]

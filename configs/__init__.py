@@ -1,6 +1,7 @@
 """``cardwar.configs``: the shipped data files, as package data, found by name from any directory.
 
-- ``scenarios/hexwar/*.yaml``: the hex game's named scenarios;
+- ``scenarios/hexwar/*.yaml`` and ``scenarios/skirmish/*.yaml``: each game's named scenarios (listed as
+  ``hexwar/meeting_engagement``; a game takes the bare name, ``--scenario meeting_engagement``);
 - ``training/*.yaml`` (and ``training/best_response/*.yaml``): training configs;
 - ``tournaments/*.yaml``: tournament configs.
 
@@ -21,7 +22,8 @@ SCENARIO_DIR = CONFIG_DIR / "scenarios" / "hexwar"
 TRAINING_DIR = CONFIG_DIR / "training"
 TOURNAMENT_DIR = CONFIG_DIR / "tournaments"
 
-KINDS: dict[str, Path] = {"tournament": TOURNAMENT_DIR, "training": TRAINING_DIR, "scenario": SCENARIO_DIR}
+KINDS: dict[str, Path] = {"tournament": TOURNAMENT_DIR, "training": TRAINING_DIR,
+                          "scenario": CONFIG_DIR / "scenarios"}
 """Each kind of shipped config and the folder that holds it."""
 
 

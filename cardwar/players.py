@@ -66,7 +66,13 @@ def check_player_spec(spec: str, game: str) -> None:
         return
     if is_openspiel_spec(spec):
         _check_game(game)
-        _openspiel_bots(spec).check_openspiel_spec(spec)
+        bots = _openspiel_bots(spec)
+        from cardwar.openspiel.games import GAME_NAMES
+
+        if game not in GAME_NAMES:
+            raise AgentSpecError(f"{spec.strip()!r}: the OpenSpiel bridge plays {' and '.join(GAME_NAMES)}, "
+                                 f"not {game}")
+        bots.check_openspiel_spec(spec)
         return
     agents.check_spec(spec, game)
 

@@ -1,6 +1,6 @@
 """Tournament bookkeeping cost: games/s of a tournament against ``cardwar match`` on the very same games.
 
-``python -m cardwar.tournament.bench [--game naval] [--pairs 40] [--rounds 3]`` plays the same
+``python -m cardwar.cli.tournament_bench [--game naval] [--pairs 40] [--rounds 3]`` plays the same
 duplicate pairs (heuristic against heuristic:samples=8, one process) both ways, in interleaved
 rounds so that machine noise hits both alike, and prints each figure and their ratio. The
 tournament's extra work is the arena's clocks and records, and a SQLite transaction a pair.
@@ -12,6 +12,8 @@ import argparse
 import tempfile
 import time
 from pathlib import Path
+
+from cardwar import games
 
 
 def measure(game: str, pairs: int, seed: int) -> tuple[float, float]:
@@ -35,8 +37,8 @@ def measure(game: str, pairs: int, seed: int) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m cardwar.tournament.bench", description=__doc__.splitlines()[0])
-    p.add_argument("--game", choices=["naval", "hexwar"], default="naval")
+    p = argparse.ArgumentParser(prog="python -m cardwar.cli.tournament_bench", description=__doc__.splitlines()[0])
+    p.add_argument("--game", choices=list(games.names()), default="naval")
     p.add_argument("--pairs", type=int, default=40)
     p.add_argument("--rounds", type=int, default=3)
     args = p.parse_args(argv)

@@ -116,3 +116,29 @@ def test_an_engine_never_sees_a_hidden_enemy_unit(engines, tmp_path):
 
 def _hex(cell: int) -> str | None:
     return None if cell < 0 else label(hex_of(cell))
+
+
+def test_an_engine_never_sees_an_unseen_skirmish_figure_or_a_hidden_order(engines, tmp_path):
+    """Skirmish (RULES.md §9.2): each request's view is exactly the seat's information view; new_game's map has no
+    figure; a generated map's seed is never sent; an enemy figure the seat has never seen is never named."""
+    unseen_checked = 0
+    for seed, scenario in enumerate(["duel", "random:test", "woods_and_craters"]):
+        seat = seed % 2
+        sent, moves = sent_and_states(engines, tmp_path, "skirmish", seed, seat, scenario=scenario)
+        setup = sent[1]["scenario"]
+        assert {"ground", "edges", "objectives"} <= set(setup) and not {"figures", "units", "vehicles", "mines"} & set(setup)
+        first = moves[0][1]
+        if scenario.startswith("random"):  # the generator's seed would rebuild every figure's start
+            assert setup["name"] == "generated" and first.scenario.name not in json.dumps(sent)
+        names_seen: set[str] = set()
+        for request, s in moves:
+            view = s.information_view(seat)
+            assert request["view"] == view.to_dict()  # the seat's view, nothing more
+            names_seen |= {u.name for u in view.units if u.side != seat}
+            text = json.dumps(request)
+            never_seen = {u.name for u in s.units if u.side != seat} - names_seen
+            unseen_checked += len(never_seen)
+            for name in never_seen:
+                assert not re.search(rf"\b{re.escape(name)}\b", text), (seed, name)
+            _check_moves(request, "skirmish", seat)
+    assert unseen_checked > 0  # some enemy figure was out of sight while requests were sent

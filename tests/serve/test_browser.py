@@ -336,12 +336,15 @@ def test_the_api_docs_render_with_no_network_but_this_server(server: ServerProce
 
 
 # ------------------------------------------------------------------ the squad skirmish (static/skirmish.js)
-def test_skirmish_game_played_by_clicks_to_its_end(server: ServerProcess, page: Any) -> None:
+@pytest.mark.parametrize("rules", [{}, {"sequence": "deck"}], ids=["phases", "deck"])
+def test_skirmish_game_played_by_clicks_to_its_end(server: ServerProcess, page: Any, rules: dict[str, Any]) -> None:
     """A whole duel against random, every answer a click: a lit hex (or the figure on it) or a choice's
-    button; the map, the figures and the drawn cards are drawn from the state the API sends."""
-    start_game(page, server.url, "skirmish", scenario="duel", seat="player_0")
+    button; the map, the figures and the drawn cards are drawn from the state the API sends. In the deck
+    sequence the figure to activate is a click on it, and the activation card is shown."""
+    start_game(page, server.url, "skirmish", scenario="duel", seat="player_0", rules=rules)
     state = api_state(server, page)
     assert state["scenario"] == "duel" and state["game"] == "skirmish"
+    assert state["rules"]["sequence"] == rules.get("sequence", "phases")
     drawn = state["map"]
     cells = sum(1 for ch in drawn["ground"] if ch != "#")
     assert page.locator("svg.skirmish-map g.hex[data-step^='hex:']").count() == cells == 80  # a 10 x 8 field
@@ -352,11 +355,11 @@ def test_skirmish_game_played_by_clicks_to_its_end(server: ServerProcess, page: 
         figure = page.locator(f"svg.skirmish-map g.sk-unit[data-uid='{u['uid']}']")
         assert figure.get_attribute("data-step") == f"hex:{_label(u['cell'])}"
         assert figure.locator(".sk-stance").get_attribute("data-stance") == ("prone", "kneeling", "standing")[u["stance"]]
-    # the first step is a movement mode: buttons, one per legal answer
+    # every choice that is not a hex is a button, one per legal answer
     assert {b for b in page.locator("#choices button[data-move]").evaluate_all("bs => bs.map(b => b.dataset.move)")} \
-        == {m["move"] for m in state["legal"]}
-    shot = ARTIFACTS / "serve-skirmish.png"
-    rng, moves, saw_orders, saw_cards = random.Random(5), 0, False, False
+        == {m["move"] for m in state["legal"] if not m["steps"]}
+    shot = ARTIFACTS / "serve-skirmish.png" if not rules else None
+    rng, moves, saw_orders, saw_cards, saw_activate = random.Random(5), 0, False, False, False
     while status(page) != "over":
         assert moves < 800, "the duel did not end in 800 moves"
         s = api_state(server, page)
@@ -365,15 +368,21 @@ def test_skirmish_game_played_by_clicks_to_its_end(server: ServerProcess, page: 
         assert on_page == lit  # every hex answer lit, nothing else
         saw_orders |= page.locator("svg.skirmish-map .sk-fire-order, svg.skirmish-map .sk-move-order").count() > 0
         saw_cards |= page.locator(".sk-drawn .sk-card").count() > 0
+        if s["view"]["step"] == "activate":  # the figures to activate are lit, on the map
+            saw_activate = True
+            assert page.locator("#board g.sk-unit.clickable").count() > 0
+            assert "activation:" in page.locator(".sk-stage").inner_text()
         if shot is not None and lit and moves > 20 and s["view"]["step"] in ("target", "destination"):
             page.mouse.move(0, 0)
             page.screenshot(path=str(shot), full_page=True)
             shot = None
         play_move(page, rng)
         moves += 1
-    assert moves > 10 and saw_cards and saw_orders
+    assert moves > 10 and saw_cards and (saw_orders or rules)  # the deck sequence declares no orders
+    assert saw_activate == (rules.get("sequence") == "deck")
     assert_result_shown(server, page)
-    assert (ARTIFACTS / "serve-skirmish.png").stat().st_size > 10_000
+    if not rules:
+        assert (ARTIFACTS / "serve-skirmish.png").stat().st_size > 10_000
 
 
 def test_skirmish_an_illegal_click_or_answer_is_refused_and_changes_nothing(server: ServerProcess, page: Any) -> None:

@@ -107,3 +107,34 @@ def test_public_map_is_the_board_and_never_a_unit(name: str) -> None:
     text = json.dumps({k: v for k, v in d.items() if k not in ("description", "victory")})
     for f in sc.figures:
         assert f.name not in text
+
+
+# ------------------------------------------------------------------ the spectator's view (public_map.py)
+@pytest.mark.parametrize("scenario, rules, seed", CASES[1:3])
+def test_spectator_view_is_what_each_side_knows_of_the_other(scenario: str, rules: dict, seed: int) -> None:
+    """RULES.md §9.2: a spectator sees each side's units as the enemy's view shows them, the public part of
+    their orders, the public events; never a decision's step, partial answers, Kings' cards or mines."""
+    from cardwar.envs.skirmish.public_map import spectator_view
+
+    s = new_state(scenario, rules, seed=seed)
+    rng = np.random.default_rng(seed)
+    hidden_somewhere = 0
+    for _ in range(400):
+        if s.over:
+            break
+        v = spectator_view(s)
+        views = (s.information_view(0), s.information_view(1))
+        for u in v.units:  # each unit exactly as the other side's view has it
+            assert u == next(x for x in views[1 - u.side].units if x.uid == u.uid)
+        for side in (0, 1):  # and every unit the other side knows of is there
+            known = {x.uid for x in views[1 - side].units if x.side == side}
+            assert known == {u.uid for u in v.units if u.side == side}
+        hidden_somewhere += len(v.units) < len(s.units) or any(not u.seen for u in v.units)
+        assert v.seat is None and v.step is None and v.unit is None and v.partial == {}
+        assert v.kings == () and v.mines == ()
+        assert all(e in views[0].events and e in views[1].events for e in v.events)  # read by both sides
+        assert (v.turn, v.drawn, v.pack_sizes, v.to_move, v.activation) == \
+            (views[0].turn, views[0].drawn, views[0].pack_sizes, views[0].to_move, views[0].activation)
+        _check(v)
+        s.apply(int(rng.choice(s.legal())))
+    assert hidden_somewhere > 0  # these maps have figures out of the other side's sight

@@ -29,7 +29,8 @@ def _answer(s, text: str) -> None:
 
 
 def _why(s, text: str) -> str | None:
-    return sk.why_illegal(s.information_view(s.seat), string_to_action(text), board=s.scenario.board)
+    """The reason from the seat's view alone (it carries the public map and the rules)."""
+    return sk.why_illegal(s.information_view(s.seat), string_to_action(text))
 
 
 def _duel():
@@ -101,9 +102,13 @@ def test_every_refused_answer_gets_a_reason_that_names_no_unseen_enemy():
 def test_the_mode_step_names_its_answers_and_the_kings_rule():
     s = _duel()
     v = s.information_view(s.seat)
-    assert v.kings == ()
-    assert _why(s, "king") == ("you hold no King: a King is kept when drawn, and played for King and Country "
-                               "(RULES.md §3.4)")
+    assert v.kings == () and v.rules.king_and_country is False
+    assert _why(s, "king") == ("For King and Country is an optional rule, off in this game (king_and_country=true "
+                               "turns it on, RULES.md §3.4)")
+    on = new_state("duel", {"king_and_country": True}, 3)
+    assert on.information_view(on.seat).kings == () and CHOICE["king"] not in on.legal()
+    assert _why(on, "king") == ("you hold no King: a King is kept when drawn, and played for King and Country "
+                                "(RULES.md §3.4)")
     why = _why(s, "C5")
     assert why.startswith("the mode step for Cpl. Grant at A3 asks its movement mode") and "§4.1" in why
     assert "a hex answers another question" in why

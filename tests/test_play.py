@@ -302,17 +302,13 @@ def test_skirmish_spectator_is_told_no_hidden_declaration_step(tmp_path):
 
 
 def test_skirmish_person_is_told_the_rule_and_the_closest_answers(tmp_path):
-    from cardwar.cli.play import skirmish_person_hooks
     from cardwar.envs.skirmish.notation import string_to_action as sk_action
     from cardwar.envs.skirmish.picture import render_rgb
     from cardwar.envs.skirmish.state import new_state
 
-    class Env:  # what the person's hooks read: the public map of the game in play
-        state = new_state("duel", None, 3)
-
-    s = Env.state
+    s = new_state("duel", None, 3)
     out: list[str] = []
-    answers = iter(["wlak", "C5", "king", f"png {tmp_path}/me.png", "walk"])
+    answers = iter(["wlak", "C5", "king", "X16", f"png {tmp_path}/me.png", "walk"])
 
     def picture(path: str) -> str:
         from PIL import Image
@@ -321,12 +317,13 @@ def test_skirmish_person_is_told_the_rule_and_the_closest_answers(tmp_path):
         return path
 
     p = HumanPlayer("skirmish", 0, show=lambda v: "BOARD", read=lambda _: next(answers), out=out.append,
-                    picture=picture, **skirmish_person_hooks(Env))
+                    picture=picture)
     assert p.act({"action_mask": s.mask()}, s.information_view(0)) == sk_action("walk")
     text = "\n".join(out)
     assert "cannot read that: 'wlak'" in text and "closest legal moves: walk" in text
     assert "'C5' is not legal: the mode step for Cpl. Grant at A3 asks its movement mode" in text
-    assert "'king' is not legal: you hold no King" in text
+    assert "'king' is not legal: For King and Country is an optional rule, off in this game" in text
+    assert "'X16' is not legal: the mode step" in text  # a hex, at the mode step: the kind comes first
     assert "Decide for Cpl. Grant at A3" in text and (tmp_path / "me.png").stat().st_size > 1000
 
 

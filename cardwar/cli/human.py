@@ -53,17 +53,14 @@ class HumanPlayer:
 
     def __init__(self, game: str, seat: int, show: Callable[[Any], str], read: Callable[[str], str] = input,
                  out: Callable[[str], None] = print, picture: Callable[[str], str] | None = None,
-                 screen: Screen | None = None, why: Callable[[Any, int], str | None] | None = None,
-                 note: Callable[[Any], str | None] | None = None) -> None:
-        """``why(view, action)`` and ``note(view)`` replace the game's registry hooks (a game that can say more
-        with what the table shows every player, e.g. the skirmish's public map)."""
+                 screen: Screen | None = None) -> None:
         self.name = "human"
         self.game, self.seat, self.show, self.read, self.out, self.picture = game, seat, show, read, out, picture
         self.screen = screen or Screen(out)
         g = games.get(game)
         self._to_str, self._parse = g.to_string, g.parse
-        self._why = why or (g.hook("why_illegal") if g.why_illegal is not None else (lambda view, action: None))
-        self._note = note or (g.hook("decision_note") if g.decision_note is not None else (lambda view: None))
+        self._why = g.hook("why_illegal") if g.why_illegal is not None else (lambda view, action: None)
+        self._note = g.hook("decision_note") if g.decision_note is not None else (lambda view: None)
 
     def act(self, observation: dict[str, np.ndarray], view: Any) -> int:
         """Ask until the person types a legal move; :class:`QuitGame` if they leave."""

@@ -164,8 +164,7 @@ class PlayStyle:
     ``viewers`` maps the ``--viewer`` names the game takes to the renderers' viewer (0, 1, None, "omniscient");
     ``seat_names`` name the seats in move lines, ``winner_names`` in result lines, ``json_names`` in the
     ``--json`` winner. ``intro(env, specs)`` gives the opening lines, ``person_view(env)`` the function that
-    draws a person's board from their view, ``person_hooks(env)`` HumanPlayer's ``why``/``note`` overrides,
-    ``describe(detail, winner, state)`` the result in words (``state``: any state of the game, for its names),
+    draws a person's board from their view, ``describe(detail, winner, state)`` the result in words (``state``: any state of the game, for its names),
     ``turn_starts(out)`` the new-turn test, ``header(state, viewer_name, record)`` a replay's scenario lines.
     """
 
@@ -177,7 +176,6 @@ class PlayStyle:
     person_view: Callable[[Any], Callable[[Any], str]]
     describe: Callable[[dict | None, int | None, Any], str]
     turn_starts: Callable[[Callable[[str], None]], Callable[[Any], bool]] = fresh_turns
-    person_hooks: Callable[[Any], dict] = lambda env: {}
     header: Callable[[Any, str, Any], list[str]] = lambda state, viewer_name, record: []
     board: Callable[[Any, Any], str] | None = None
     """``board(state, viewer)`` for the printout and replays; None: the registry's ``render_text``."""
@@ -295,15 +293,6 @@ def skirmish_board(state: Any, viewer: Any) -> str:
     return render_text(state, viewer)
 
 
-def skirmish_person_hooks(env: Any) -> dict:
-    """The skirmish's reasons read the public map too (terrain and edges are public, RULES.md §9.2)."""
-    from functools import partial
-
-    from cardwar.envs.skirmish.explain import why_illegal
-
-    return {"why": partial(why_illegal, board=env.state.scenario.board)}
-
-
 def skirmish_describe(detail: dict | None, winner: int | None, state: Any) -> str:
     """The skirmish's result in words (RULES.md §10): the winner by side name, the turns, casualty points."""
     if detail is None:
@@ -343,7 +332,7 @@ def _skirmish_style() -> PlayStyle:
     return PlayStyle(
         seat_names=seats, winner_names=seats, json_names=seats,
         viewers={**COMMON_VIEWERS, "player_0": 0, "player_1": 1}, intro=_skirmish_intro,
-        person_view=skirmish_person_view, person_hooks=skirmish_person_hooks, describe=skirmish_describe,
+        person_view=skirmish_person_view, describe=skirmish_describe,
         header=_skirmish_header, omniscient_move_lines=True, board=skirmish_board)
 
 
@@ -441,7 +430,7 @@ def play_game(game: str, seed: int, spec_a: str, spec_b: str, viewer: Any = "spe
 
     players = _seat_players(game, specs, seed, dealer, lambda i: HumanPlayer(
         game, i, show=style.person_view(env), read=read, out=out,
-        picture=picture_for(i) if picture is not None else None, screen=screen, **style.person_hooks(env)))
+        picture=picture_for(i) if picture is not None else None, screen=screen))
     if not quiet:
         for line in style.intro(env, specs):
             out(line)

@@ -1,7 +1,7 @@
 """Words for a person at the table: why a skirmish answer is refused, and what the step in front asks.
 
-Everything here reads the seat's information view only (RULES.md §9.2) and, where given, the public map
-(``board``: terrain and edges are public, §9.2). It never sees the other side's orders, skills, Kings,
+Everything here reads the seat's information view only (RULES.md §9.2): its own units, what it sees of the
+enemy, and the public map and rules the view carries (terrain, edges and options are public, §9.2). It never sees the other side's orders, skills, Kings,
 unseen figures or mines, so a reason can only say what the seat could work out itself. The engine's mask
 decides what is legal; these functions are asked about an answer the mask refused and say which rule
 refuses it, citing RULES.md by section.
@@ -93,9 +93,17 @@ def _wrong_kind(view: Any, u: Any, action: int) -> str:
     return f"the {step.name.lower()} step{about} asks {STEP_QUESTIONS[step]}; {kind} answers another question"
 
 
+def _option(view: Any, name: str) -> Any:
+    """A rule option in force (RULES.md §12), or None when the view does not carry the rules."""
+    return getattr(getattr(view, "rules", None), name, None)
+
+
 def why_illegal(view: Any, action: int, board: Any = None) -> str | None:
-    """The rule that refuses ``action`` for the seat of ``view`` (the mask refused it), from the view (and the
-    public ``board``) only. None when the view shows nothing against it."""
+    """The rule that refuses ``action`` for the seat of ``view`` (the mask refused it), from the view only:
+    ``board`` is the public map, by default the one the view carries. None when the view shows nothing
+    against it."""
+    if board is None and getattr(view, "scenario", None) is not None:
+        board = view.scenario.board
     if view.over:
         return "the game is over (RULES.md §10)"
     if not isinstance(action, int) or not 0 <= action < N_ACTIONS:
@@ -150,6 +158,9 @@ def _allowance(u: Any, mode: str) -> int:
 
 def _mode_reason(view: Any, u: Any, name: str) -> str:
     if name == "king":
+        if _option(view, "king_and_country") is False:
+            return ("For King and Country is an optional rule, off in this game (king_and_country=true turns it "
+                    "on, RULES.md §3.4)")
         if not view.kings:
             return "you hold no King: a King is kept when drawn, and played for King and Country (RULES.md §3.4)"
         return ("a King is played once, on a figure about to act, with the rule option king_and_country "
@@ -272,6 +283,9 @@ def _action_reason(view: Any, u: Any, name: str) -> str:
     if name == "king":
         return _mode_reason(view, u, "king")
     if name == "watch":
+        if _option(view, "deck_opportunity_fire") is False:
+            return ("opportunity fire in the deck sequence is an optional rule, off in this game "
+                    "(deck_opportunity_fire=true turns it on, RULES.md §7.2)")
         return ("watching is the deck's opportunity fire, an option (deck_opportunity_fire, RULES.md §7.2), and "
                 "needs a firearm that can fire now (§5.5)")
     if name == "move":
@@ -295,8 +309,10 @@ def _action_reason(view: Any, u: Any, name: str) -> str:
         if not enemies:
             return "your side sees no active enemy to fire at (RULES.md §1.4, §5.1)"
         if name == "burst":
-            return ("a burst needs two enemy targets within 2 hexes of each other, both in range and sight "
-                    "(RULES.md §5.4; one target only with the option auto_one_target)")
+            one = " (one target is enough only with the option auto_one_target=true)" \
+                if not _option(view, "auto_one_target") else ""
+            return ("a burst needs two enemy targets within 2 hexes of each other, both in range and sight"
+                    f"{one} (RULES.md §5.4)")
         return f"no enemy your side sees is in range ({_range_text(u)}) and in {u.name}'s own sight (RULES.md §5.1)"
     if name in ("grenade", "petrol_bomb"):
         left = u.grenades if name == "grenade" else u.petrol_bombs
@@ -314,6 +330,8 @@ def _action_reason(view: Any, u: Any, name: str) -> str:
     if name == "reload":
         if arm is None:
             return f"{_who(u)} has no firearm to reload (RULES.md §2.2)"
+        if _option(view, "ammunition") == "unlimited":
+            return "ammunition is unlimited in this game: nothing to reload (ammunition=unlimited, RULES.md §2.2)"
         if u.ammo is not None and u.ammo >= arm.magazine:
             return f"{_who(u)}'s magazine is full ({u.ammo} rounds) (RULES.md §2.2)"
         if not u.reserve:

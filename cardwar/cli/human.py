@@ -1,10 +1,10 @@
 """A person at the terminal, playing one seat as an agent would: from that seat's view only.
 
-Moves are typed in the game's notation. ``help`` (or ``?``, ``moves``) lists the
-legal moves, ``board`` shows the position again, ``png [FILE]`` writes the map
-picture (games with one: the hex game, the skirmish), ``quit`` ends the game. A
-defence, an evasion or a skirmish step is explained before the question. A mistyped move gets the closest legal moves, an illegal one the rule
-that forbids it, and the question comes again; end of input ends the game quietly.
+Moves are typed in the game's notation. ``help`` (or ``?``, ``moves``) lists the legal moves, ``board`` shows
+the position again, ``png [FILE]`` writes the map picture (games with one: the hex game, the skirmish),
+``quit`` ends the game. A defence, an evasion or a skirmish step is explained before the question. A mistyped
+move gets the closest legal moves, an illegal one the rule that forbids it, and the question comes again; end
+of input ends the game quietly.
 
 The game's notation, its reasons for an illegal move and its note on the decision in front
 come from the game registry (:mod:`cardwar.games`), so this works for every registered game.

@@ -164,8 +164,9 @@ class PlayStyle:
     ``viewers`` maps the ``--viewer`` names the game takes to the renderers' viewer (0, 1, None, "omniscient");
     ``seat_names`` name the seats in move lines, ``winner_names`` in result lines, ``json_names`` in the
     ``--json`` winner. ``intro(env, specs)`` gives the opening lines, ``person_view(env)`` the function that
-    draws a person's board from their view, ``describe(detail, winner, state)`` the result in words (``state``: any state of the game, for its names),
-    ``turn_starts(out)`` the new-turn test, ``header(state, viewer_name, record)`` a replay's scenario lines.
+    draws a person's board from their view, ``describe(detail, winner, state)`` the result in words
+    (``state``: any state of the game, for its names), ``turn_starts(out)`` the new-turn test, ``header(state,
+    viewer_name, record)`` a replay's scenario lines.
     """
 
     seat_names: tuple[str, str]

@@ -1,10 +1,10 @@
 """Words for a person at the table: why a skirmish answer is refused, and what the step in front asks.
 
 Everything here reads the seat's information view only (RULES.md §9.2): its own units, what it sees of the
-enemy, and the public map and rules the view carries (terrain, edges and options are public, §9.2). It never sees the other side's orders, skills, Kings,
-unseen figures or mines, so a reason can only say what the seat could work out itself. The engine's mask
-decides what is legal; these functions are asked about an answer the mask refused and say which rule
-refuses it, citing RULES.md by section.
+enemy, and the public map and rules the view carries (terrain, edges and options are public, §9.2). It never
+sees the other side's orders, skills, Kings, unseen figures or mines, so a reason can only say what the seat
+could work out itself. The engine's mask decides what is legal; these functions are asked about an answer the
+mask refused and say which rule refuses it, citing RULES.md by section.
 """
 
 from __future__ import annotations

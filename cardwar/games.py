@@ -293,6 +293,8 @@ register(Game(
     render_text="cardwar.envs.skirmish.text:render_text", render_picture="cardwar.envs.skirmish.picture:render_rgb",
     default_scenario="ww2_squads", scenario_names="cardwar.envs.skirmish.scenario:scenario_names",
     random_scenarios=("random", "random:train", "random:test"),
+    scenario_from_data="cardwar.envs.skirmish.codec:scenario_from_record",
+    scenario_data="cardwar.envs.skirmish.codec:scenario_to_record",
     seen_notation="cardwar.envs.skirmish.notation:seen_notation",
     why_illegal="cardwar.envs.skirmish.explain:why_illegal",
     decision_note="cardwar.envs.skirmish.explain:decision_note",

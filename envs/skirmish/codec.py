@@ -73,3 +73,23 @@ def encode_view(view: Any) -> np.ndarray:
     from cardwar.envs.skirmish.observation import encode_observation
 
     return encode_observation(view.view if isinstance(view, ServedView) else view, view.scenario)
+
+
+def scenario_to_record(state: Any) -> dict:
+    """What a record keeps of the map played: its name, which rebuilds it (a shipped scenario by name, a
+    generated one by its generator seed and size). Written once the game is over, like every record."""
+    return {"name": state.scenario.name}
+
+
+def scenario_from_record(data: dict) -> Scenario:
+    """The scenario :func:`scenario_to_record` named (ValueError for one this build cannot rebuild)."""
+    import re
+
+    from cardwar.envs.skirmish.generator import generate
+    from cardwar.envs.skirmish.scenario import load_scenario
+
+    name = str(data.get("name", ""))
+    generated = re.fullmatch(r"generated_(\w+?)_(\d+)", name)
+    if generated:
+        return generate(int(generated.group(2)), size=generated.group(1))
+    return load_scenario(name)

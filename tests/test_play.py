@@ -340,121 +340,42 @@ def test_cardwar_play_skirmish_refuses_a_bad_rule_in_one_line():
     assert "sequence" in r.stderr and "Traceback" not in r.stderr
 
 
-# ------------------------------------------------------------------ a plug-in game: play reads only the registry
-class _Countdown:
-    """A tiny game for the registry: 5 counters, each seat in turn takes 1 or 2; who takes the last wins."""
-
-    def __init__(self, left: int = 5) -> None:
-        self.left, self.current_player, self.turn, self.winner, self.moves = left, 0, 1, None, 0
-
-    def is_terminal(self) -> bool:
-        return self.left == 0
-
-    def clone(self):
-        import copy
-
-        return copy.deepcopy(self)
-
-    def returns(self) -> list[float]:
-        return [0.0, 0.0] if self.winner is None else [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
-
-    @property
-    def result(self) -> dict:
-        return {"left": self.left}
-
-    def information_view(self, seat: int) -> dict:
-        return {"seat": seat, "left": self.left, "to_move": self.current_player}
+# ------------------------------------------------------------------ a plug-in game: play and replay read only the registry
+from tests.test_plugin_game import pile_game  # noqa: E402,F401  (the lead's tiny "take the last" game, as a fixture)
 
 
-class _CountdownEnv:
-    """The smallest AEC-like env the play loop drives."""
+def test_a_plug_in_game_is_played_by_a_person_and_replayed_through_the_registry_alone(pile_game, monkeypatch,
+                                                                                      capsys, tmp_path):
+    """No line of play.py, human.py or replay.py names it: notation, narration, board, seats, the record and the
+    replay all come from its registry entry. The person types a typo, then takes 1 at a time, and once tries to
+    take 3 from a pile of fewer (refused: the game gives no reason of its own)."""
+    from cardwar.record import GameRecord
 
-    class config:  # noqa: N801
-        @staticmethod
-        def to_dict() -> dict:
-            return {}
+    printed: list[str] = []
 
-    def __init__(self, rules=None) -> None:
-        self.state = None
+    def person(prompt: str) -> str:
+        printed.append(capsys.readouterr().out)
+        text = "".join(printed)
+        pile = [int(m) for m in re.findall(r"pile: (\d+)", text)]
+        if "cannot read that" not in text:
+            return "tkae 2"
+        return "take 3" if pile[-1] < 3 and "is not legal" not in text else "take 1"
 
-    def reset(self, seed=None) -> None:
-        self.state = _Countdown()
-
-    def agent_iter(self):
-        while not self.state.is_terminal():
-            yield ("left", "right")[self.state.current_player]
-        for name in ("left", "right"):
-            self.state.done_for = name
-            yield name
-
-    def last(self):
-        s = self.state
-        mask = np.array([s.left >= 1, s.left >= 2], dtype=np.int8)
-        return {"action_mask": mask}, 0.0, s.is_terminal(), False, {}
-
-    def view(self, agent: str):
-        from types import SimpleNamespace
-
-        return SimpleNamespace(**self.state.information_view(("left", "right").index(agent)))
-
-    def step(self, action) -> None:
-        s = self.state
-        if action is None:
-            return
-        s.left -= int(action) + 1
-        s.moves += 1
-        if s.left == 0:
-            s.winner = s.current_player
-        else:
-            s.current_player = 1 - s.current_player
-            s.turn += s.current_player == 0
-
-
-@pytest.fixture()
-def countdown():
-    from cardwar import games
-
-    game = games.register(games.Game(
-        name="countdown", title="Countdown", seats=("left", "right"), env=_CountdownEnv, num_actions=2,
-        action_to_string=lambda a: ("take1", "take2")[a],
-        string_to_action=lambda t: {"take1": 0, "take2": 1}[t.strip().lower()] if t.strip().lower() in
-        ("take1", "take2") else (_ for _ in ()).throw(ValueError(f"{t!r}: take1 or take2")),
-        rules=None, narrate=lambda before, a, after: [f"{('left', 'right')[before.current_player]} takes {a + 1}"],
-        render_text=lambda state, viewer: f"{state.left} counters left",
-        why_illegal=lambda view, a: f"only {view.left} left" if a + 1 > view.left else None,
-        agents={"random": games.AgentEntry("cardwar.agents:RandomAgent", (), takes_game=True)}))
-    yield game
-    games.unregister("countdown")
-
-
-def test_a_plug_in_game_is_played_by_a_person_through_the_registry_alone(countdown, tmp_path):
-    """No line of play.py or human.py names it: notation, narration, board, reasons and seats all come from its
-    registry entry, and the record is written with its seat names."""
-    from cardwar.arena.seeds import Dealer
-    from cardwar.cli.play import play_game
-    from cardwar.record import SEATS
-
-    out: list[str] = []
-
-    def read(prompt: str) -> str:
-        """A typo first; then take2 while it may, and once more when one counter is left (refused)."""
-        if not any("cannot read that" in t for t in out):
-            return "take3"
-        left = int(next(t for t in reversed(out) if t.endswith("counters left")).split()[0])
-        return "take2" if left >= 2 or not any("only 1 left" in t for t in out) else "take1"
-
-    for seed in range(40):  # a deal where the person faces the last counter
-        out.clear()
-        result = play_game("countdown", seed, "human", "random", "left", out=out.append, read=read,
-                           dealer=Dealer(None))
-        if any("only 1 left" in t for t in out):
-            break
-    text = "\n".join(out)
-    assert "'take2' is not legal: only 1 left" in text
-    assert out[0] == "Countdown: left = human, right = random"
-    assert "cannot read that: 'take3': take1 or take2" in text and "closest legal moves:" in text
-    assert "5 counters left" in text and re.search(r"left takes [12]", text)
-    assert result["winner"] in ("left", "right") and result["record"]["players"] == {"left": "human",
-                                                                                     "right": "random"}
-    assert text.splitlines()[-1] == f"Result: {result['winner']} wins"
-    assert SEATS["countdown"] == ("left", "right")
+    monkeypatch.setattr("builtins.input", person)
+    save = tmp_path / "pile.json"
+    assert main(["play", "pile", "--opponent", "random", "--seed", "1", "--save", str(save),
+                 "--reproducible-seeds"]) == 0
+    text = "".join(printed) + capsys.readouterr().out
+    assert "Take the last (a test plug-in): left = human, right = random" in text
+    assert "cannot read that: 'tkae 2' is not a move: take 1, take 2 or take 3" in text
+    assert "'take 3' is not legal: not allowed now" in text  # the game gives no reason of its own
+    assert "closest legal moves: take 2" in text and "pile: 9" in text and re.search(r"left takes \d, \d+ left", text)
+    rec = GameRecord.load(save)
+    assert rec.game == "pile" and rec.players == {"left": "human", "right": "random"} and rec.finished
+    code = main(["replay", str(save), "--viewer", "left"])
+    replayed = capsys.readouterr().out
+    assert code == 0 and replayed.startswith("Replay: Take the last (a test plug-in), record of cardwar")
+    winner = rec.result["winner"]
+    assert replayed.splitlines()[-1] == f"Result: {winner} wins"
+    assert [int(n) for n in re.findall(r"^\s+(\d+)\. (?:left|right)", replayed, re.M)] == \
+        list(range(1, len(rec.moves) + 1))

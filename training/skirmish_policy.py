@@ -7,7 +7,12 @@ The skirmish observation (:mod:`cardwar.envs.skirmish.observation`) is 221 plane
 a combat action, then its targets; an interrupt's mover; the deck's figure to activate, its fire team.
 Ids ``0..383`` are hexes (``row * 24 + col``), ids ``384..419`` the named choices. So:
 
-- **Trunk** (:class:`SkirmishTrunk`): a 1 x 1 convolution mixes the 221 planes (most are constant or
+- **Distance fields** (:class:`DistanceFields`): a hex kernel sees one hex further each layer, but a
+  figure's goal may lie 20 hexes off. So the trunk's input gets, besides the planes, each hex's distance
+  (RULES.md §1.1, the grid's own ``distance``, walls ignored) to the nearest objective, exit-zone hex and
+  known enemy, to the figure being ordered, and how much nearer the objective a hex is than that figure:
+  a soft minimum over a fixed distance matrix, one matrix product per field.
+- **Trunk** (:class:`SkirmishTrunk`): a 1 x 1 convolution mixes the 221 planes and the fields (most are constant or
   per-scenario, and a hex kernel over all of them would cost 7 times as much), then hex convolutions
   and residual blocks with KataGo's global pooling bias, exactly those of the hex game's policy
   (:class:`~cardwar.training.hex_policy.HexConv2d`, :class:`~cardwar.training.hex_policy.HexResBlock`:
@@ -46,7 +51,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from cardwar.envs.skirmish.actions import CHOICES, HEIGHT, N_ACTIONS, N_CELLS, WIDTH, Step
+from cardwar.envs.skirmish.actions import CHOICES, GRID, HEIGHT, N_ACTIONS, N_CELLS, WIDTH, Step
 from cardwar.envs.skirmish.observation import OBS_SHAPE, P
 from cardwar.training.hex_policy import POOLED_STATS, GlobalPoolBias, HexConv2d, HexResBlock, masked_pool
 
@@ -59,6 +64,54 @@ STEP0 = P["step_mode"]
 def on_map_plane(obs: torch.Tensor) -> torch.Tensor:
     """[B, 1, H, W]: 1 on the hexes of the map (plane ``ground_off`` is 1 off it)."""
     return 1.0 - obs[:, P["ground_off"]:P["ground_off"] + 1]
+
+
+def hex_distances() -> torch.Tensor:
+    """[cells, cells]: hex distance between every two hexes of the grid (RULES.md §1.1)."""
+    return torch.tensor([[GRID.distance(a, b) for b in range(N_CELLS)] for a in range(N_CELLS)],
+                        dtype=torch.float32)
+
+
+FIELD_SCALE = 20.0
+"""Distances are given in units of 20 hexes (the grid is 24 across), capped at 2."""
+TARGET_PLANES = {"objective": ("objective_points",), "exit": ("exit_zone",),
+                 "enemy": ("enemy_figure", "enemy_last_seen", "enemy_vehicle", "enemy_vehicle_last_seen")}
+N_FIELDS = 2 * len(TARGET_PLANES) + 3
+"""Per target kind a distance and a "there is one" plane; the ordered figure's distance, its "there is
+one" plane, and the objective progress of a hex over the figure's own."""
+
+
+class DistanceFields(nn.Module):
+    """[B, N_FIELDS, H, W] distance planes from the observation (see the module docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        distances = hex_distances()
+        self.register_buffer("distances", distances, persistent=False)
+        self.register_buffer("near", torch.exp(-distances), persistent=False)
+
+    def soft_min(self, targets: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Distance of each hex to the nearest target hex (``targets`` [B, cells] of 0/1) and whether any is."""
+        total = targets @ self.near  # sum over targets of exp(-distance): symmetric matrix
+        there = (targets.sum(dim=1, keepdim=True) > 0).float()
+        dist = -torch.log(total.clamp(min=1e-30))
+        return (dist / FIELD_SCALE).clamp(0.0, 2.0) * there + 2.0 * (1 - there), there.expand_as(total)
+
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        batch = obs.shape[0]
+        flat = obs.reshape(batch, obs.shape[1], N_CELLS)
+        planes = []
+        for names in TARGET_PLANES.values():
+            targets = sum(flat[:, P[n]] for n in names).gt(0).float()
+            planes += list(self.soft_min(targets))
+        acting = flat[:, P["acting_unit"]]
+        has_figure = (acting.sum(dim=1, keepdim=True) > 0).float()
+        from_figure = (acting @ self.distances) / FIELD_SCALE  # exact: one hex
+        objective = planes[0]
+        figure_objective = (objective * acting).sum(dim=1, keepdim=True)
+        progress = (figure_objective - objective) * has_figure  # > 0: nearer the objective than the figure
+        planes += [from_figure * has_figure + 2.0 * (1 - has_figure), has_figure.expand_as(acting), progress]
+        return torch.stack(planes, dim=1).view(batch, N_FIELDS, *obs.shape[2:])
 
 
 def step_one_hot(obs: torch.Tensor) -> torch.Tensor:
@@ -77,14 +130,15 @@ class SkirmishTrunk(BaseFeaturesExtractor):
         planes, rows, cols = observation_space.shape
         super().__init__(observation_space, (channels + 2) * rows * cols + N_STEPS)
         self.channels, self.blocks, self.grid = channels, blocks, (rows, cols)
-        self.mix = nn.Conv2d(planes + 1, channels, 1)
+        self.fields = DistanceFields()
+        self.mix = nn.Conv2d(planes + 1 + N_FIELDS, channels, 1)
         self.stem = HexConv2d(channels, channels)
         self.res = nn.ModuleList(HexResBlock(channels) for _ in range(blocks))
 
     def feature_map(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(features [B, C, H, W], on-map [B, 1, H, W])."""
         on_map = on_map_plane(obs)
-        h = F.relu(self.mix(torch.cat([obs * on_map, on_map], dim=1))) * on_map
+        h = F.relu(self.mix(torch.cat([obs * on_map, on_map, self.fields(obs)], dim=1))) * on_map
         h = F.relu(self.stem(h)) * on_map
         for block in self.res:
             h = block(h, on_map)

@@ -69,7 +69,7 @@
 
   // ---------------------------------------------------------------- words
   const cardName = c => RANKS[c % 13] + SUIT_CH[Math.floor(c / 13)];
-  const sideName = (s, i) => (state().map && state().map.sides[i]) || `Side ${i}`;
+  const sideName = i => (state().map && state().map.sides[i]) || `Side ${i}`;
   const seatIndex = seat => (seat === "player_1" ? 1 : 0);
   function state() { return cw.state(); }
   function unitById(uid) { return state().view.units.find(u => u.uid === uid); }
@@ -91,8 +91,8 @@
     return parts.join("; ");
   }
 
-  function unitTitle(u, map) {
-    const who = `${sideName(null, u.side)} ${u.name}`;
+  function unitTitle(u) {
+    const who = `${sideName(u.side)} ${u.name}`;
     if (!u.seen) return `${who}: last seen at ${label(u.cell)}`;
     const bits = [`${who} at ${label(u.cell)}`];
     if (u.vehicle) {
@@ -107,7 +107,6 @@
     }
     if (u.watching) bits.push("watching");
     if (u.order) bits.push("order: " + orderText(u.order));
-    void map;
     return bits.filter(Boolean).join(" \u00b7 ");
   }
 
@@ -204,7 +203,7 @@
       const holder = owner.has(o.cell) ? owner.get(o.cell) : null;
       const g = svg("g", {class: `objective sk-objective holder-${holder === null ? "none" : holder}`, "data-objective": o.label});
       g.append(svg("title", {}, `${o.name ? o.name + ", " : ""}objective ${o.label}: ${o.points} point${o.points === 1 ? "" : "s"}, ` +
-        `held by ${holder === null ? "nobody" : sideName(null, holder)}`));
+        `held by ${holder === null ? "nobody" : sideName(holder)}`));
       g.append(svg("polygon", {points: hexPoints(cx, cy, R - 3.5), class: "obj-ring"}));
       g.append(svg("text", {x: cx + R * 0.48, y: cy + R * 0.62, class: "obj-value"}, "\u2605" + o.points));
       objectives.append(g);
@@ -291,7 +290,7 @@
       else kings = "?";
       const drawn = v.drawn[i].length ? v.drawn[i].map(c => miniCard(c)).join("") : `<span class="muted">none</span>`;
       box.append(el("div", {class: `force sk-force side-${i}`, "data-side": String(i)},
-        `<span class="dot"></span><b>${esc(sideName(null, i))}</b>` +
+        `<span class="dot"></span><b>${esc(sideName(i))}</b>` +
         `<span class="muted">${me === i ? "you" : (me === null ? s.bot.seat === `player_${i}` ? "bot" : "person" : "bot")}</span>` +
         `<span class="stat">pack ${v.pack_sizes[i]} \u00b7 discards ${v.discard_sizes[i]}</span>` +
         `<span class="stat">casualty points ${v.casualty_points[i]}</span>` +
@@ -307,9 +306,9 @@
     const map = state().map;
     if (a[0] === "team") {
       const names = (map.teams && map.teams[String(a[1])]) || [];
-      return `${sideName(null, a[1])} ${names[a[2]] || "fire team " + (a[2] + 1)}`;
+      return `${sideName(a[1])} ${names[a[2]] || "fire team " + (a[2] + 1)}`;
     }
-    if (a[0] === "free") return `${sideName(null, a[1])} free move`;
+    if (a[0] === "free") return `${sideName(a[1])} free move`;
     const u = unitById(a[1]);
     return u ? u.name : `${a[0]} ${a[1]}`;
   }

@@ -24,6 +24,11 @@ from cardwar.record import check_writable
 PROMPT = "your move (help for the list)> "
 
 
+def ask(prompt: str) -> str:
+    """:func:`input`, looked up when a question is asked (so a replaced ``input`` is the one used)."""
+    return input(prompt)
+
+
 class QuitGame(Exception):
     """The person asked to stop (``quit`` or end of input)."""
 
@@ -49,9 +54,10 @@ def closest_moves(text: str, legal: list[str], n: int = 3) -> list[str]:
 
 
 class HumanPlayer:
-    """Reads moves from ``read`` (default :func:`input`) and shows the seat's view on ``screen``."""
+    """Reads moves from ``read`` (default :func:`ask`, the terminal's :func:`input`) and shows the seat's view
+    on ``screen``."""
 
-    def __init__(self, game: str, seat: int, show: Callable[[Any], str], read: Callable[[str], str] = input,
+    def __init__(self, game: str, seat: int, show: Callable[[Any], str], read: Callable[[str], str] = ask,
                  out: Callable[[str], None] = print, picture: Callable[[str], str] | None = None,
                  screen: Screen | None = None) -> None:
         self.name = "human"

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from cardwar import games
 from cardwar.arena.seeds import Dealer
-from cardwar.cli.human import HumanPlayer, QuitGame, Screen
+from cardwar.cli.human import HumanPlayer, QuitGame, Screen, ask
 from cardwar.record import GameRecord, Move, result_of
 
 COMMON_VIEWERS: dict[str, Any] = {"spectator": None, "omniscient": "omniscient", "A": 0, "B": 1}
@@ -377,7 +377,7 @@ def told(game: str, viewer: Any) -> Callable[[Any, int, Any], list[str]]:
 
 def play_any(game: str, *, seed: int, spec_a: str, spec_b: str, viewer: Any = None, scenario: str | None = None,
              rules: Any = None, quiet: bool = False, png: str | None = None, out: Callable[[str], None] = print,
-             read: Callable[[str], str] = input, save: str | None = None, dealer: Dealer | None = None) -> dict:
+             read: Callable[[str], str] = ask, save: str | None = None, dealer: Dealer | None = None) -> dict:
     """``cardwar play GAME``: :func:`play_game` with the viewer as the renderers take it (0, 1, None for a
     spectator, ``"omniscient"``) or a ``--viewer`` name."""
     return play_game(game, seed, spec_a, spec_b, viewer, scenario=scenario, rules=rules, quiet=quiet, png=png,
@@ -386,7 +386,7 @@ def play_any(game: str, *, seed: int, spec_a: str, spec_b: str, viewer: Any = No
 
 def play_game(game: str, seed: int, spec_a: str, spec_b: str, viewer: Any = "spectator", *,
               scenario: str | None = None, rules: Any = None, quiet: bool = False, png: str | None = None,
-              out: Callable[[str], None] = print, read: Callable[[str], str] = input, save: str | None = None,
+              out: Callable[[str], None] = print, read: Callable[[str], str] = ask, save: str | None = None,
               dealer: Dealer | None = None) -> dict:
     """Play one seeded game of ``game``; print the board each turn and the public log of every move.
 
@@ -461,7 +461,7 @@ def play_game(game: str, seed: int, spec_a: str, spec_b: str, viewer: Any = "spe
 
 
 def play_naval(config: Any, seed: int, spec_a: str, spec_b: str, viewer: str = "spectator",
-               quiet: bool = False, out: Callable[[str], None] = print, read: Callable[[str], str] = input,
+               quiet: bool = False, out: Callable[[str], None] = print, read: Callable[[str], str] = ask,
                save: str | None = None, dealer: Dealer | None = None) -> dict:
     """One naval game (:func:`play_game`): ``config`` is a ``NavalConfig``; a spectator sees no hand, ``A``
     or ``B`` that captain's hand, ``omniscient`` everything and the face-down cards in the move list."""
@@ -471,7 +471,7 @@ def play_naval(config: Any, seed: int, spec_a: str, spec_b: str, viewer: str = "
 
 def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red: str, viewer: str = "spectator",
                 quiet: bool = False, png: str | None = None, out: Callable[[str], None] = print,
-                read: Callable[[str], str] = input, save: str | None = None, dealer: Dealer | None = None) -> dict:
+                read: Callable[[str], str] = ask, save: str | None = None, dealer: Dealer | None = None) -> dict:
     """One hex game (:func:`play_game`); ``png`` writes the final map picture as the printout's viewer sees it."""
     return play_game("hexwar", seed, spec_blue, spec_red, viewer, scenario=scenario, rules=rules, quiet=quiet,
                      png=png, out=out, read=read, save=save, dealer=dealer)
@@ -479,7 +479,7 @@ def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red:
 
 def play_skirmish(scenario: str | None, rules: dict | None, seed: int, spec_a: str, spec_b: str,
                   viewer: str = "spectator", quiet: bool = False, png: str | None = None,
-                  out: Callable[[str], None] = print, read: Callable[[str], str] = input, save: str | None = None,
+                  out: Callable[[str], None] = print, read: Callable[[str], str] = ask, save: str | None = None,
                   dealer: Dealer | None = None) -> dict:
     """One skirmish (:func:`play_game`): ``scenario`` a shipped name, a YAML path or ``random`` (default
     ``ww2_squads``), ``rules`` a dict of options (RULES.md §12) over the scenario's suggestions. A person types

@@ -340,7 +340,7 @@ def test_cardwar_play_skirmish_refuses_a_bad_rule_in_one_line():
     assert "sequence" in r.stderr and "Traceback" not in r.stderr
 
 
-# ------------------------------------------------------------------ a plug-in game: play and replay read only the registry
+# ------------------------------------------------------------------ a plug-in game: play and replay read the registry
 from tests.test_plugin_game import pile_game  # noqa: E402,F401  (the lead's tiny "take the last" game, as a fixture)
 
 

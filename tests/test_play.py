@@ -278,9 +278,11 @@ def test_skirmish_omniscient_printout_lists_every_move_and_ends_with_the_result(
     assert [t.split(": ", 1)[1] for t in lines] == [m.move for m in rec.moves]
     end = final_state(rec)
     pts = end.casualty_points
+    held = [sum(p for c, p in end.scenario.victory.objectives.items() if end.objective_owner.get(c) == k)
+            for k in (0, 1)]  # the duel is won on objectives (RULES.md §10)
     who = "A draw" if end.winner is None else f"{end.scenario.sides[end.winner]} (player_{end.winner}) win"
-    assert out[-1].startswith(f"Result: {who} after {end.turn} turns (casualty points American {pts[0]} - "
-                              f"German {pts[1]}")
+    assert out[-1] == (f"Result: {who} after {end.turn} turns (objective points American {held[0]} - German "
+                       f"{held[1]}, casualty points American {pts[0]} - German {pts[1]})")
     assert result["winner"] == (None if end.winner is None else f"player_{end.winner}")
     assert result["scenario"] == "duel" and result["moves"] == len(rec.moves)
 

@@ -295,18 +295,21 @@ def skirmish_board(state: Any, viewer: Any) -> str:
 
 
 def skirmish_describe(detail: dict | None, winner: int | None, state: Any) -> str:
-    """The skirmish's result in words (RULES.md §10): the winner by side name, the turns, casualty points."""
+    """The skirmish's result in words (RULES.md §10): the winner by side name, the turns, then the figures the
+    scenario's victory counts (objective points held first for an objectives scenario), then casualty points."""
     if detail is None:
         return "game in progress"
     sides = tuple(state.scenario.sides) if state is not None else ("player_0", "player_1")
     who = "A draw" if winner is None else f"{sides[winner]} (player_{winner}) win"
     pts = detail.get("casualty_points") or [0, 0]
-    held = detail.get("objective_owner") or {}
-    objectives = [sum(1 for side in held.values() if side == k) for k in (0, 1)]
-    tail = f"casualty points {sides[0]} {pts[0]} - {sides[1]} {pts[1]}"
-    if held:
-        tail += f", objectives held {objectives[0]} - {objectives[1]}"
-    return f"{who} after {detail.get('turns', '?')} turns ({tail})"
+    parts = [f"casualty points {sides[0]} {pts[0]} - {sides[1]} {pts[1]}"]
+    victory = getattr(getattr(state, "scenario", None), "victory", None)
+    if getattr(victory, "kind", None) == "objectives":
+        worth = {int(c): p for c, p in (victory.objectives or {}).items()}
+        held = [sum(worth.get(int(c), 0) for c, side in (detail.get("objective_owner") or {}).items() if side == k)
+                for k in (0, 1)]
+        parts.insert(0, f"objective points {sides[0]} {held[0]} - {sides[1]} {held[1]}")
+    return f"{who} after {detail.get('turns', '?')} turns ({', '.join(parts)})"
 
 
 def _skirmish_intro(env: Any, specs: tuple[str, str]) -> list[str]:

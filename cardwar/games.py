@@ -96,6 +96,9 @@ class Game:
     """``(dict) -> scenario``: the map a record carries (``scenario_data``), for a generated one."""
     scenario_data: Any = None
     """``(state) -> dict | None``: the map to keep in a record (None: the name is enough)."""
+    before_move: Any = None
+    """``(state) -> snapshot``: what ``narrate`` and ``seen_notation`` read as ``before`` (default: a whole
+    ``state.clone()``; a game whose hooks read a few fields gives a cheap snapshot)."""
     seen_notation: Any = None
     """``(before, action, after, viewer) -> str | None``: the move as ``viewer`` may know it (None: not
     told at all); default: every move is public in full notation."""
@@ -170,6 +173,10 @@ class Game:
         if self.seen_notation is None:
             return self.to_string(action)
         return self.hook("seen_notation")(before, action, after, viewer)
+
+    def snapshot(self, state: Any) -> Any:
+        """``before`` for the notation hooks: the game's ``before_move`` hook, else a clone of ``state``."""
+        return state.clone() if self.before_move is None else self.hook("before_move")(state)
 
     def seat_of(self, view: Any) -> int:
         return int(getattr(view, self.seat_field))
@@ -261,7 +268,7 @@ register(Game(
     prepare="cardwar.envs.naval.hands:prepare_tables",
     agents=_standard_agents("cardwar.agents.naval_heuristic:NavalHeuristic", "cardwar.agents:NAVAL_HEURISTIC_OPTIONS",
                             "cardwar.agents.naval_search:NavalSearch", "cardwar.agents:NAVAL_MCTS_OPTIONS"),
-    page="naval", extra={"engine_bench_setup": {}}))
+    page="naval", extra={"engine_bench_setup": {}, "play_style": "cardwar.cli.play:NAVAL_STYLE"}))
 
 register(Game(
     name="hexwar", title="The hex WW2 game (hexwar)", seats=("blue", "red"),
@@ -281,7 +288,8 @@ register(Game(
     encode_observation="cardwar.envs.hexwar.codec:encode_view",
     agents=_standard_agents("cardwar.agents.hexwar_heuristic:HexHeuristic", (),
                             "cardwar.agents.hexwar_search:HexSearch", "cardwar.agents:HEX_MCTS_OPTIONS"),
-    page="hexwar", extra={"engine_bench_setup": {"scenario": "random", "rules": {"hidden_units": True}}}))
+    page="hexwar", extra={"engine_bench_setup": {"scenario": "random", "rules": {"hidden_units": True}},
+                        "play_style": "cardwar.cli.play:HEXWAR_STYLE"}))
 
 register(Game(
     name="skirmish", title="The squad skirmish (skirmish)", seats=("player_0", "player_1"),
@@ -296,6 +304,7 @@ register(Game(
     scenario_from_data="cardwar.envs.skirmish.codec:scenario_from_record",
     scenario_data="cardwar.envs.skirmish.codec:scenario_to_record",
     seen_notation="cardwar.envs.skirmish.notation:seen_notation",
+    before_move="cardwar.envs.skirmish.notation:before_move",
     why_illegal="cardwar.envs.skirmish.explain:why_illegal",
     decision_note="cardwar.envs.skirmish.explain:decision_note",
     seat_field="seat", public_setup="cardwar.envs.skirmish.codec:public_setup",
@@ -305,4 +314,4 @@ register(Game(
     agents=_standard_agents("cardwar.agents.skirmish_heuristic:SkirmishHeuristic",
                             "cardwar.agents.skirmish_heuristic:OPTIONS",
                             "cardwar.agents.skirmish_search:SkirmishSearch", "cardwar.agents.skirmish_search:OPTIONS"),
-    page="skirmish", extra={"engine_bench_setup": {"scenario": "duel"}}))
+    page="skirmish", extra={"engine_bench_setup": {"scenario": "duel"}, "play_style": "cardwar.cli.play:SKIRMISH_STYLE"}))

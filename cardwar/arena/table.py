@@ -109,7 +109,7 @@ class Table:
         if not is_legal(self.state, int(action)):
             raise ValueError(f"{self.to_str(int(action))!r} is not a legal move now")
         seat, action = self.to_move, int(action)
-        before = self.state.clone()
+        before = games.get(self.game).snapshot(self.state)  # what the notation hooks read of the position
         self.env.step(action)
         self.moves.append(Move(self.seats[seat], self.to_str(action)))
         lines = visible_lines(self.game, before, action, self.state)

@@ -115,10 +115,13 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _rules_for(game: str, items: list[str] | None) -> dict:
-    """Validated rule options of ``game`` as a plain dict."""
+    """The rule options given with ``--rule``, checked (a bad one: one line, exit 2), as a plain dict of only
+    those: an option not given stays unset, so a scenario's own suggestion (``sequence: deck``) still holds."""
     from cardwar import games
 
-    return games.get(game).rules_from_dict(parse_rule_options(items)).to_dict()
+    options = parse_rule_options(items)
+    games.get(game).rules_from_dict(options)
+    return options
 
 
 def _dealer(args: argparse.Namespace) -> Any:

@@ -205,10 +205,9 @@ def generic_style(game: str) -> PlayStyle:
 
 
 def style_of(game: str) -> PlayStyle:
-    """The game's :class:`PlayStyle`: the registry's ``extra["play_style"]``, else the built-in one of a game
-    shipped with cardwar, else :func:`generic_style`."""
+    """The game's :class:`PlayStyle`: the registry's ``extra["play_style"]``, else :func:`generic_style`."""
     g = games.get(game)
-    ref = g.extra.get("play_style") or _BUILT_IN_STYLES.get(game)
+    ref = g.extra.get("play_style")
     return games.resolve(ref) if ref is not None else generic_style(game)
 
 
@@ -355,9 +354,6 @@ def __getattr__(name: str) -> PlayStyle:
     return _STYLES[name]
 
 
-_BUILT_IN_STYLES = {"naval": "cardwar.cli.play:NAVAL_STYLE", "hexwar": "cardwar.cli.play:HEXWAR_STYLE",
-                    "skirmish": "cardwar.cli.play:SKIRMISH_STYLE"}
-"""Until each registry entry names its style (``extra["play_style"]``), the shipped games' own."""
 
 
 # ---------------------------------------------------------------- one game, any game

@@ -15,7 +15,7 @@ events, which :func:`narrate` returns after the move's own line.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardwar.envs.doc_pages import fill, id_range, markdown_table
 from cardwar.envs.skirmish.actions import CHOICES, COMBAT_ACTIONS, GRID, N_ACTIONS, N_CELLS, STANCES, action_name, \
@@ -88,6 +88,20 @@ def narrate(before: Any, action: int, after: Any) -> list[str]:
     return lines
 
 
+class BeforeMove(NamedTuple):
+    """What :func:`narrate` and :func:`seen_notation` read of the position before a move: a few fields, where a
+    whole copy of the state would cost milliseconds a move."""
+
+    current_player: int
+    stage: str
+    events: tuple
+
+
+def before_move(state: Any) -> BeforeMove:
+    """The snapshot of ``state`` the two notation hooks need (the arena takes it before each move)."""
+    return BeforeMove(state.current_player, state.stage, tuple(state.events))
+
+
 DECLARATION_STAGES = ("declare_move", "declare_combat")
 """The phases' hidden declarations (RULES.md §9.1)."""
 
@@ -103,5 +117,5 @@ def seen_notation(before: Any, action: int, after: Any, viewer: int) -> str | No
     return HIDDEN
 
 
-__all__ = ["ACTION_TABLE", "DECLARATION_STAGES", "HIDDEN", "SkirmishNotationError", "action_table", "action_to_string",
-           "narrate", "seen_notation", "string_to_action"]
+__all__ = ["ACTION_TABLE", "BeforeMove", "DECLARATION_STAGES", "HIDDEN", "SkirmishNotationError", "action_table", "action_to_string",
+           "before_move", "narrate", "seen_notation", "string_to_action"]

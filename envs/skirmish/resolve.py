@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from cardwar.envs.skirmish import combat, vehicles
 from cardwar.envs.skirmish.cards import QUEEN, card_rank, card_to_str, is_red
 from cardwar.envs.skirmish.figures import Stance, halve
+from cardwar.envs.skirmish.scenario import label
 from cardwar.envs.skirmish.sight import update_sight
 from cardwar.envs.skirmish.units import Soldier, Tank
 from cardwar.envs.skirmish.weapons import (
@@ -247,7 +248,7 @@ def land(s: SkirmishState, u: Soldier | Tank, aim: int, ok: bool) -> int | None:
     if ok:
         return aim
     result = combat.scatter(s.scenario.board, aim, lambda: s.draw(u.side), open_doors=s.open_doors)
-    s.log(f"it scatters to {'off the table' if result.landing is None else result.landing}")
+    s.log(f"it scatters to {'off the table' if result.landing is None else label(result.landing)}")
     return result.landing
 
 

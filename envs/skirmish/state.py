@@ -178,7 +178,12 @@ class SkirmishState:
         return {"winner": self.winner, "turns": self.turn, "casualty_points": list(self.casualty_points),
                 "objective_owner": {str(k): v for k, v in self.objective_owner.items()}}
 
-    def information_view(self, seat: int) -> Any:
+    def information_view(self, seat: int | None) -> Any:
+        """What ``seat`` may know (RULES.md §9.2); None: a spectator (each side as its enemy knows it)."""
+        if seat is None:
+            from cardwar.envs.skirmish.public_map import spectator_view
+
+            return spectator_view(self)
         from cardwar.envs.skirmish.view import information_view
 
         return information_view(self, seat)

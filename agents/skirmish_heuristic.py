@@ -176,15 +176,18 @@ class Context:
     """The goals are the enemy's own hexes (casualties, destroy): a man with a shot need not close in."""
     _threat: dict[int, float] = field(default_factory=dict)
 
+    scenario: Any = None
+
     @classmethod
-    def build(cls, observation: Any, view: SkirmishView) -> Context:
-        board = public_board(observation, view)
+    def build(cls, observation: Any, view: SkirmishView, scenario: Any = None) -> Context:
+        """From the observation (or, inside a search's sampled game, the public ``scenario``) and the view."""
+        board = scenario.board if scenario is not None else public_board(observation, view)
         obs = None
         if observation is not None:
             raw = observation["observation"] if isinstance(observation, dict) else observation
             obs = np.asarray(raw).reshape(-1, N_CELLS)
         me = view.seat
-        ctx = cls(view=view, board=board, obs=obs, me=me)
+        ctx = cls(view=view, board=board, obs=obs, me=me, scenario=scenario)
         ctx.own = [u for u in view.units if u.side == me and u.active and 0 <= u.cell < N_CELLS]
         ctx.enemies = [u for u in view.units if u.side != me and u.active and 0 <= u.cell < N_CELLS]
         ctx.blockers = frozenset(u.cell for u in view.units if u.vehicle and 0 <= u.cell < N_CELLS)
@@ -198,7 +201,7 @@ class Context:
             for k in ("objectives", "casualties", "exit", "destroy"):
                 if self.obs[P[f"victory_{k}"], 0] > 0:
                     return k
-        scenario = getattr(self.view, "scenario", None)
+        scenario = self.scenario or getattr(self.view, "scenario", None)
         return scenario.victory.kind if scenario is not None else "objectives"
 
     def _goals(self) -> tuple[tuple[int, ...], bool]:
@@ -208,9 +211,18 @@ class Context:
             if wanted:
                 return wanted, False
             return tuple(sorted(v.objectives)), True
-        if kind == "exit" and self.obs is not None:
-            zone = tuple(int(c) for c in np.flatnonzero(self.obs[P["exit_zone"]]))
-            if self.obs[P["i_exit"], 0] > 0 and zone:
+        if kind == "exit" and (self.obs is not None or self.scenario is not None):
+            if self.obs is not None:
+                zone = tuple(int(c) for c in np.flatnonzero(self.obs[P["exit_zone"]]))
+                mine = self.obs[P["i_exit"], 0] > 0
+            else:
+                from cardwar.envs.skirmish.flow import _on_edge
+
+                v = self.scenario.victory
+                zone = tuple(c for c in range(N_CELLS) if self.board.on_map(c)
+                             and _on_edge(c, v.exit_edge, self.scenario.width, self.scenario.height))
+                mine = v.exit_side == self.me
+            if mine and zone:
                 return zone, False
             if self.enemies:  # stand between the enemy and its edge
                 return tuple(sorted({e.cell for e in self.enemies})), True

@@ -50,12 +50,17 @@ OPTIONS: tuple[Option, ...] = (
     Option("iterations", int, None, "search iterations per searched decision (alone: reproducible)", minimum=1,
            maximum=10**7, nullable=True),
     Option("exploration", float, 0.8, "UCT exploration constant", minimum=0, maximum=100),
-    Option("rollout_depth", int, 40, "decisions per play-out before the evaluation", minimum=1, maximum=10_000),
+    Option("rollout_depth", int, 150, "most decisions per play-out before the evaluation", minimum=1,
+           maximum=10_000),
     Option("margin", float, 0.05, "value margin to override the heuristic's plan", minimum=0, maximum=2),
     Option("plans", int, 5, "whole plans searched at the root", minimum=1, maximum=32),
     Option("paired", bool, True, "play every plan on the same determinizations and cards (common random numbers) "
            "instead of UCT over plans", ),
-    Option("horizon", int, 1, "turns (phases) or passes (deck) a play-out runs past the present one", minimum=0,
+    Option("confidence", float, 1.0, "standard errors of the paired differences a plan must beat the heuristic's "
+           "by (paired search)", minimum=0, maximum=10),
+    Option("rollout", str, "fast", "play-out policy: fast (a cheap rule on the sampled game) or heuristic (the "
+           "heuristic on each side's view of it; slower, truer)"),
+    Option("horizon", int, 0, "turns (phases) or passes (deck) a play-out runs past the present one", minimum=0,
            maximum=100),
 )
 
@@ -493,14 +498,19 @@ class SkirmishSearch:
     """``mcts`` for the skirmish within ``seconds`` (default 0.2) or ``iterations`` per searched decision."""
 
     def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = 0.2,
-                 exploration: float = 0.8, rollout_depth: int = 40, margin: float = 0.05, plans: int = 5,
-                 paired: bool = True, horizon: int = 1) -> None:
+                 exploration: float = 0.8, rollout_depth: int = 150, margin: float = 0.05, plans: int = 5,
+                 paired: bool = True, horizon: int = 0, confidence: float = 1.0, rollout: str = "fast") -> None:
         self.name = "mcts"
         self.rng = np.random.default_rng(seed)
         if iterations is not None and seconds == 0.2:
             seconds = None
         self.heuristic = SkirmishHeuristic(seed=seed)
+        self._rollout_heuristic = SkirmishHeuristic(seed=None if seed is None else seed + 1)
         self.margin, self.n_plans, self.paired, self.horizon = margin, plans, paired, horizon
+        self.confidence = confidence
+        if rollout not in ("fast", "heuristic"):
+            raise ValueError(f"mcts rollout is fast or heuristic, not {rollout!r}")
+        self.policy = fast_policy if rollout == "fast" else self._heuristic_policy
         self.iterations, self.seconds, self.rollout_depth = iterations, seconds, rollout_depth
         self.memory = Memory()
         self.plan: list[int] = []
@@ -566,28 +576,32 @@ class SkirmishSearch:
 
     def paired_search(self, view: SkirmishView, n: int) -> int:
         """Every plan on the same determinizations, cards and play-out choices (common random numbers): the
-        plan with the best mean wins if it beats the heuristic's (plan 0) by ``margin``."""
+        plan with the best mean wins if it beats the heuristic's (plan 0) by ``margin`` and by ``confidence``
+        standard errors of the paired differences; otherwise the heuristic's plan stands."""
         import time
 
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        totals = np.zeros(n)
-        rounds = 0
+        values: list[list[float]] = []
         while True:
-            if self.iterations is not None and rounds * n >= self.iterations:
+            if self.iterations is not None and len(values) * n >= self.iterations:
                 break
-            if deadline is not None and rounds > 0 and time.perf_counter() >= deadline:
+            if deadline is not None and values and time.perf_counter() >= deadline:
                 break
             seed = int(self.rng.integers(2**63))
-            for k in range(n):
-                totals[k] += self._play(view, k, seed)
-            rounds += 1
-        self.last_iterations = rounds * n
-        means = totals / max(rounds, 1)
+            values.append([self._play(view, k, seed) for k in range(n)])
+        self.last_iterations = len(values) * n
+        if len(values) < 3:
+            return 0
+        table = np.array(values)
+        diffs = table - table[:, :1]
+        means = diffs.mean(axis=0)
+        errors = diffs.std(axis=0, ddof=1) / math.sqrt(len(values))
         best = int(np.argmax(means))
-        return best if rounds >= 3 and means[best] > means[0] + self.margin else 0
+        return best if best and means[best] > self.margin and means[best] > self.confidence * errors[best] else 0
 
     def _play(self, view: SkirmishView, k: int, seed: int) -> float:
-        """One play-out of plan ``k`` from the determinization of ``seed``; the value for the seat."""
+        """One play-out of plan ``k`` from the determinization of ``seed`` (the same units, cards and play-out
+        choices for every plan: common random numbers); the value for the seat."""
         rng = np.random.default_rng(seed)
         s = determinize(view, self._scenario, rng, self.memory, fast_policy)
         if s is None:
@@ -599,8 +613,17 @@ class SkirmishSearch:
         for _ in range(self.rollout_depth):
             if s.over or s.turn > stop_turn:
                 break
-            s.apply(fast_policy(s, s.legal(), rng))
+            if s.decision is None:
+                break
+            s.apply(self.policy(s, s.legal(), rng))
         return evaluate(s, me)
+
+    def _heuristic_policy(self, s: SkirmishState, legal: list[int], rng: np.random.Generator) -> int:
+        """The heuristic, from the view of the side to move in the sampled game."""
+        if len(legal) == 1:
+            return legal[0]
+        ctx = Context.build(None, s.information_view(s.seat), scenario=s.scenario)
+        return self._rollout_heuristic.choose(ctx, legal)
 
     # ------------------------------------------------------------------ the search's hooks
     def _determinize(self, view: SkirmishView, rng: np.random.Generator) -> Any:

@@ -212,20 +212,28 @@ def play_vs_random(model: Any, env: SkirmishParallelEnv, learner_side: int, seed
     return next((r for a, r in env.team_returns.items() if env.side_of(a) == learner_side), 0.0)
 
 
-def evaluate_vs_random(model: Any, scenario: str, rules: dict | None, games: int, seed: int = 10_000) -> MatchResult:
+def evaluate_vs_random(model: Any, scenario: str, rules: dict | None, games: int, seed: int = 10_000,
+                       progress: bool = False) -> MatchResult:
     """``games`` games (rounded up to pairs) of the policy against random figures: pair ``k`` is seed
     ``seed + k`` with the policy as the first side, then the second; a draw or truncation scores 1/2."""
+    from tqdm import tqdm
+
     env = parallel_env(scenario=scenario, rules=rules)
     res = MatchResult(f"skirmish:{scenario}", "shared-policy", "random")
+    pairs = (games + 1) // 2
     start = time.perf_counter()
-    for k in range((games + 1) // 2):
-        for side in (0, 1):
-            ret = play_vs_random(model, env, side, seed + k, np.random.default_rng([seed, k, side]))
-            res.games += 1
-            res.wins_a += ret > 0
-            res.wins_b += ret < 0
-            res.draws += ret == 0
-            res.per_seat["a_first" if side == 0 else "a_second"][0 if ret > 0 else 2 if ret < 0 else 1] += 1
+    with tqdm(total=2 * pairs, unit="game", desc="vs random", file=sys.stderr, disable=not progress,
+              dynamic_ncols=True, mininterval=1.0) as bar:
+        for k in range(pairs):
+            for side in (0, 1):
+                ret = play_vs_random(model, env, side, seed + k, np.random.default_rng([seed, k, side]))
+                res.games += 1
+                res.wins_a += ret > 0
+                res.wins_b += ret < 0
+                res.draws += ret == 0
+                res.per_seat["a_first" if side == 0 else "a_second"][0 if ret > 0 else 2 if ret < 0 else 1] += 1
+                bar.update()
+                bar.set_postfix(score=f"{res.score_a:.3f}", refresh=False)
     res.seconds = time.perf_counter() - start
     return res
 
@@ -283,7 +291,7 @@ def train(steps: int, out: Path, scenario: str = DEFAULT_SCENARIO, sequence: str
     model.learn(total_timesteps=steps, callback=_Progress(steps, progress))
     seconds = time.perf_counter() - start
     model.save(out / MODEL_FILE)
-    res = evaluate_vs_random(model, scenario, rules, eval_games, seed=10_000 + seed)
+    res = evaluate_vs_random(model, scenario, rules, eval_games, seed=10_000 + seed, progress=progress)
     lo, hi = res.interval()
     summary = {"scenario": scenario, "rules": rules, "steps": int(model.num_timesteps),
                "games_trained": len(venv.finished), "train_seconds": round(seconds, 1), "seed": seed,
@@ -336,7 +344,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--sequence", choices=SEQUENCES, default="phases", help="RULES.md §12 sequence (default phases)")
     p.add_argument("--games", type=_at_least(1, "--games"), default=4, help="games played side by side (default 4)")
     p.add_argument("--eval-games", type=_at_least(2, "--eval-games"), default=100,
-                   help="games against random figures, sides swapped in pairs (default 100)")
+                   help="games against random figures, sides swapped in pairs (rounded up to pairs; default 100)")
     p.add_argument("--seed", type=_at_least(0, "--seed"), default=0)
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -169,3 +171,12 @@ def test_out_that_is_a_file_is_refused(capsys, tmp_path):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is a file, not a folder" in err
+
+
+def test_the_module_runs_as_a_command(tmp_path):
+    """``python -m cardwar.training.parameter_sharing``: a bad argument is one line and exit status 2."""
+    proc = subprocess.run([sys.executable, "-m", "cardwar.training.parameter_sharing", "--steps", "-5", "--out",
+                           str(tmp_path / "run")], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "--steps must be at least 1, got -5" in proc.stderr
+    assert not (tmp_path / "run").exists()

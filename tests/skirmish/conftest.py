@@ -7,7 +7,6 @@ side's pack (RULES.md §3.1: every draw of an action comes from the acting side'
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from typing import Any
 
@@ -30,22 +29,6 @@ OPEN = """
  . . . . . . . . . .
 """
 """A 10 x 6 field of clear ground (A1 top left, J6 bottom right)."""
-
-
-def pytest_configure(config) -> None:
-    config.addinivalue_line("markers", "slow: takes more than about 20 seconds (thousands of random games)")
-
-
-def pytest_collection_modifyitems(config, items) -> None:
-    """The skirmish's thousand-game scans are marked slow; they run with ``-m slow`` (or CARDWAR_SLOW=1), the
-    default suite keeps their fast versions."""
-    if "slow" in (config.getoption("markexpr", "") or "") or os.environ.get("CARDWAR_SLOW"):
-        return
-    skip = pytest.mark.skip(reason="thousands of games: run with -m slow or CARDWAR_SLOW=1")
-    here = os.path.dirname(__file__)
-    for item in items:
-        if "slow" in item.keywords and str(item.fspath).startswith(here):
-            item.add_marker(skip)
 
 
 # ------------------------------------------------------------------ scenarios in code

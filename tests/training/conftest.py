@@ -34,10 +34,6 @@ def tiny():
     return tiny_config
 
 
-def pytest_configure(config) -> None:
-    config.addinivalue_line("markers", "slow: takes more than about 20 seconds (real `cardwar train` processes)")
-
-
 @pytest.fixture
 def launch(tmp_path):
     """``launch(argv)`` starts ``python argv...`` as a tagged process; every one is ended after the test."""

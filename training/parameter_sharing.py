@@ -304,10 +304,11 @@ def train(steps: int, out: Path, scenario: str = DEFAULT_SCENARIO, sequence: str
     return summary
 
 
-def load(out: Path) -> Any:
+def load(out: str | Path) -> Any:
     """The shared policy saved by :func:`train` in ``out`` (a folder or the zip itself)."""
     from sb3_contrib import MaskablePPO
 
+    out = Path(out)
     path = out / MODEL_FILE if out.is_dir() else out
     return MaskablePPO.load(path, device="cpu")
 

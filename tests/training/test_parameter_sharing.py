@@ -51,7 +51,7 @@ def test_short_run_trains_saves_and_reports(trained, capsys):
 
 def test_saved_policy_plays_legal_actions_for_every_figure_of_both_sides(trained):
     _, out = trained
-    model = ps.load(out)
+    model = ps.load(str(out))  # the folder's name, as the docs' example gives it
     env = parallel_env(scenario="duel", rules=RULES)
     asked: set[str] = set()
     for seed in (1, 2):

@@ -18,20 +18,22 @@ stable-baselines3 user::
 ids                ``cardwar/NavalSelfPlay-v0`` (``game="naval"``: naval-v0's whole moves),
                    ``cardwar/NavalStepsSelfPlay-v0`` (``game="naval", actions="steps"``: naval-v1's
                    steps; another action space, not a newer version, so it has its own name),
-                   ``cardwar/HexwarSelfPlay-v0`` (``game="hexwar"``). ``cardwar/NavalSelfPlay-v1``,
+                   ``cardwar/HexwarSelfPlay-v0`` (``game="hexwar"``), ``cardwar/SkirmishSelfPlay-v0``
+                   (``game="skirmish"``: the squad skirmish's steps). ``cardwar/NavalSelfPlay-v1``,
                    the steps form's first name, still makes ``NavalStepsSelfPlay-v0`` (with a
                    DeprecationWarning); none of the others warns.
-arguments          ``scenario`` (hexwar: a name, a ``.yaml`` path, ``random``, ``random:train`` or
-                   ``random:test``), ``rules`` (rule options, see each game's RULES.md), ``opponent``,
+arguments          ``scenario`` (hexwar, skirmish: a name, a ``.yaml`` path, ``random``, ``random:train``
+                   or ``random:test``, or a mix such as ``random:train*12,duel``), ``rules`` (rule options, see each game's RULES.md), ``opponent``,
                    ``render_mode``, ``actions`` (``moves``, or ``steps`` for naval-v1)
 observation space  naval: ``Box(0, 1, (587,), float32)`` (steps: ``(690,)``, with the pending step); hexwar:
-                   ``Box(0, 1, (59, 10, 12), float32)``. The learner seat's own observation tensor, built
+                   ``Box(0, 1, (59, 10, 12), float32)``; skirmish: ``Box(0, 1, (221, 16, 24), float32)``. The learner seat's own observation tensor, built
                    from its information view only (no hidden card or unit), as in the PettingZoo envs
                    ``cardwar/naval-v0``, ``cardwar/naval-v1`` and ``cardwar/hexwar-v0``, whose pages
                    (``help(cardwar.envs.naval_v0)``, ...) list every feature and plane.
 action space       naval: ``Discrete(3029)`` (steps: ``Discrete(113)``, a deploy is a card then a zone, an
                    attack a line then a card; opponents still play whole moves); hexwar:
-                   ``Discrete(843)``; every id range is on the PettingZoo env's page.
+                   ``Discrete(843)``; skirmish: ``Discrete(420)`` (each step of a decision: a figure's
+                   mode, its hex, its stance...); every id range is on the PettingZoo env's page.
 legal moves        ``action_masks()``: a bool array over the action space, exact; all False once the
                    game is over. Through gymnasium's wrappers, ``env.unwrapped.action_masks()``
                    (MaskablePPO finds it by itself). The same array is ``info["action_mask"]`` after
@@ -130,7 +132,7 @@ class _SingleOpponent:
 
 
 class SelfPlayEnv(gymnasium.Env):
-    """One seat of ``game`` ("naval" or "hexwar") against ``opponent``; see the module docstring for the page.
+    """One seat of ``game`` ("naval", "hexwar" or "skirmish") against ``opponent``; see the module docstring for the page.
 
     ``pool`` is the older name of ``opponent`` (an :class:`OpponentPool`), kept for callers that use it.
     """
@@ -246,6 +248,7 @@ IDS: dict[str, dict[str, str]] = {
     "cardwar/NavalSelfPlay-v0": {"game": "naval"},
     "cardwar/NavalStepsSelfPlay-v0": {"game": "naval", "actions": "steps"},
     "cardwar/HexwarSelfPlay-v0": {"game": "hexwar"},
+    "cardwar/SkirmishSelfPlay-v0": {"game": "skirmish"},
 }
 """The registered ids and the arguments each gives :class:`SelfPlayEnv`."""
 

@@ -97,14 +97,16 @@ class DistanceFields(nn.Module):
         dist = -torch.log(total.clamp(min=1e-30))
         return (dist / FIELD_SCALE).clamp(0.0, 2.0) * there + 2.0 * (1 - there), there.expand_as(total)
 
-    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+    def forward(self, obs: torch.Tensor, on_map: torch.Tensor) -> torch.Tensor:
+        """The fields of ``obs`` [B, planes, H, W]; targets count on the map only (``on_map`` [B, 1, H, W])."""
         batch = obs.shape[0]
         flat = obs.reshape(batch, obs.shape[1], N_CELLS)
+        inside = on_map.reshape(batch, N_CELLS)
         planes = []
         for names in TARGET_PLANES.values():
-            targets = sum(flat[:, P[n]] for n in names).gt(0).float()
+            targets = sum(flat[:, P[n]] for n in names).gt(0).float() * inside
             planes += list(self.soft_min(targets))
-        acting = flat[:, P["acting_unit"]]
+        acting = flat[:, P["acting_unit"]] * inside
         has_figure = (acting.sum(dim=1, keepdim=True) > 0).float()
         from_figure = (acting @ self.distances) / FIELD_SCALE  # exact: one hex
         objective = planes[0]
@@ -138,7 +140,7 @@ class SkirmishTrunk(BaseFeaturesExtractor):
     def feature_map(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(features [B, C, H, W], on-map [B, 1, H, W])."""
         on_map = on_map_plane(obs)
-        h = F.relu(self.mix(torch.cat([obs * on_map, on_map, self.fields(obs)], dim=1))) * on_map
+        h = F.relu(self.mix(torch.cat([obs * on_map, on_map, self.fields(obs, on_map)], dim=1))) * on_map
         h = F.relu(self.stem(h)) * on_map
         for block in self.res:
             h = block(h, on_map)

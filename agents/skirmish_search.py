@@ -556,7 +556,9 @@ class SkirmishSearch:
                 return a
             self.plan = []
         ctx = Context.build(observation, view)
-        if step not in (Step.MODE, Step.ACTION) or view.unit is None:
+        if step not in (Step.MODE, Step.ACTION) or view.unit is None or any(u.vehicle for u in view.units):
+            # vehicles are determinized too roughly (kind, damage points, turret are not in view): measured
+            # worse than the heuristic on panzer_road (0.375 over 20 games), so the heuristic plays there
             return self.heuristic.choose(ctx, legal)
         plans = self.root_plans(ctx, legal)
         if len(plans) <= 1:

@@ -315,3 +315,25 @@ register(Game(
                             "cardwar.agents.skirmish_heuristic:OPTIONS",
                             "cardwar.agents.skirmish_search:SkirmishSearch", "cardwar.agents.skirmish_search:OPTIONS"),
     page="skirmish", extra={"engine_bench_setup": {"scenario": "duel"}, "play_style": "cardwar.cli.play:SKIRMISH_STYLE"}))
+
+
+# ---------------------------------------------------------------------------- installed plug-ins
+ENTRY_POINT_GROUP = "cardwar.games"
+"""A package that ships a game declares ``[project.entry-points."cardwar.games"] mygame = "mypkg.game:GAME"``;
+the :class:`Game` it names is registered when this module is imported (every ``cardwar`` command, every
+engine or worker process)."""
+
+
+def _load_installed() -> None:
+    import warnings
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            game = ep.load()
+            register(game() if callable(game) and not isinstance(game, Game) else game)
+        except Exception as err:  # noqa: BLE001 - a broken plug-in must not stop the shipped games
+            warnings.warn(f"cardwar: the game plug-in {ep.name!r} ({ep.value}) did not load: {err}", stacklevel=2)
+
+
+_load_installed()

@@ -254,3 +254,17 @@ def test_a_tiny_game_needs_no_change_elsewhere() -> None:
     for folder in ("cardwar", "agents", "training", "envs"):
         for path in (root / folder).rglob("*.py"):
             assert "pile_v0" not in path.read_text(encoding="utf-8"), path
+
+
+def test_an_installed_package_s_game_is_found_by_its_entry_point_and_a_broken_one_only_warns(monkeypatch) -> None:
+    from importlib import metadata
+
+    found = [metadata.EntryPoint("pile", "tests.test_plugin_game:PILE_GAME", games.ENTRY_POINT_GROUP),
+             metadata.EntryPoint("broken", "no_such_module_here:GAME", games.ENTRY_POINT_GROUP)]
+    monkeypatch.setattr(metadata, "entry_points", lambda group: [ep for ep in found if ep.group == group])
+    try:
+        with pytest.warns(UserWarning, match="plug-in 'broken'.*did not load"):
+            games._load_installed()
+        assert games.get("pile") is PILE_GAME and games.names()[:3] == ("naval", "hexwar", "skirmish")
+    finally:
+        games.unregister("pile")

@@ -183,7 +183,9 @@ def _agents(args: argparse.Namespace) -> int:
             print(f"  {info.name:10s} {info.to_dict(game)['summary']}")
             for o in info.options[game]:
                 print(f"      {o.describe():58s} {o.help}")
-    print("\nA spec is NAME or NAME:KEY=VALUE,KEY=VALUE (e.g. mcts:seconds=0.5, heuristic:samples=64, ppo:PATH).")
+    example = next((f"{REGISTRY[a].name}:{o.name}={str(o.default).lower()}" for g in games for a in registry.get(g).agent_names()
+                    for o in REGISTRY[a].options[g] if o.default is not None and o.kind is not str), "mcts:seconds=0.5")
+    print(f"\nA spec is NAME or NAME:KEY=VALUE,KEY=VALUE (e.g. {example}, ppo:PATH).")
     return 0
 
 

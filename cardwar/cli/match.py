@@ -72,6 +72,7 @@ def run_match(game: str, spec_a: str, spec_b: str, games: int, seed: int = 0, sc
         check_player_spec(spec, game)
         if not is_engine_spec(spec):
             make_player(spec, game)  # also loads a ppo model once, to check it fits the game
+    make_env(game, scenario, rules)  # a bad scenario or rule option: its one line now, before any bar or worker
     dealer = dealer or Dealer.fresh()
     pairs = [(game, spec_a, spec_b, seed + k, scenario, rules, dealer) for k in range((games + 1) // 2)]
     res = MatchResult(game, spec_a, spec_b, secret=dealer.secret)

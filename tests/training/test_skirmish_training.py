@@ -1,0 +1,242 @@
+"""Training for the squad skirmish: the hex-aware policy (shapes, hex neighbourhoods, masking, the figure and
+step it reads), scenario mixes, a tiny `cardwar train` run that saves and reloads, the imitation warm start
+(agreement with the teacher above chance) and the shipped model (loads, plays legal moves)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from gymnasium import spaces
+
+from cardwar.agents.ppo_agent import PPOAgent, pretrained_path
+from cardwar.arena import play_agents
+from cardwar.envs import make_raw_env
+from cardwar.envs.skirmish.actions import CHOICE, GRID, HEIGHT, N_ACTIONS, N_CELLS, WIDTH, Step
+from cardwar.envs.skirmish.observation import OBS_SHAPE, P
+from cardwar.training import agent_factory
+from cardwar.training.callbacks import eval_scenario
+from cardwar.training.config import TrainConfigError, config_from_dict
+from cardwar.training.hex_policy import HexConv2d
+from cardwar.training.scenario_mix import MixedScenarioEnv, ScenarioMixError, make_env, parse_mix
+from cardwar.training.skirmish_policy import SkirmishPolicy
+
+MIX = "random:train*3,duel"
+
+
+def make_policy(channels: int = 8, blocks: int = 1, randomise: bool = True) -> SkirmishPolicy:
+    torch.manual_seed(0)
+    policy = SkirmishPolicy(spaces.Box(0.0, 1.0, OBS_SHAPE, dtype=np.float32), spaces.Discrete(N_ACTIONS),
+                            lambda _: 3e-4, channels=channels, blocks=blocks)
+    if randomise:  # fresh residual branches start at zero and logits near zero: give every weight a say
+        with torch.no_grad():
+            for p in policy.parameters():
+                p.normal_(0.0, 0.3)
+    return policy.eval()
+
+
+def decisions(scenario: str, count: int, seed: int = 0) -> list[dict]:
+    """``count`` observations (with masks) of the seat to move, from random play."""
+    env = make_raw_env("skirmish", scenario)
+    rng = np.random.default_rng(seed)
+    out: list[dict] = []
+    env.reset(seed=seed)
+    while len(out) < count:
+        if env.state.is_terminal():
+            env.reset(seed=int(rng.integers(2**31)))
+        agent = env.agent_selection
+        obs = env.observe(agent)
+        out.append(obs)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return out
+
+
+def logits_and_values(policy: SkirmishPolicy, obs: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+    with torch.no_grad():
+        latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(torch.as_tensor(obs)))
+        return policy.action_net(latent_pi), policy.value_net(latent_vf)
+
+
+# ---------------------------------------------------------------- the policy
+def test_the_hex_kernel_reaches_exactly_the_skirmish_grids_neighbours():
+    # RULES.md §1.1: a hex has six neighbours; GRID.steps (the engine's own adjacency) names them.
+    conv = HexConv2d(1, 1, bias=False)
+    with torch.no_grad():
+        conv.weight.fill_(1.0)
+        impulses = torch.eye(N_CELLS).view(N_CELLS, 1, HEIGHT, WIDTH)
+        out = conv(impulses).view(N_CELLS, N_CELLS)  # [source cell, output cell]
+    for cell in range(N_CELLS):
+        sources = {int(s) for s in torch.nonzero(out[:, cell]).flatten()}
+        assert sources == {n for n in GRID.steps(cell) if 0 <= n < N_CELLS} | {cell}, GRID.label(cell)
+
+
+def test_logits_cover_every_action_and_masking_leaves_only_legal_ids():
+    policy = make_policy()
+    obs = decisions("random:train", 24) + decisions("duel", 8)
+    batch = np.stack([o["observation"] for o in obs])
+    masks = np.stack([o["action_mask"].astype(bool) for o in obs])
+    logits, values = logits_and_values(policy, batch)
+    assert logits.shape == (len(obs), N_ACTIONS) and values.shape == (len(obs), 1)
+    assert torch.isfinite(logits).all() and torch.isfinite(values).all()
+    for p in (policy, make_policy(randomise=False)):  # sharp (random weights) and as PPO starts (near uniform)
+        dist = p.get_distribution(torch.as_tensor(batch), action_masks=masks)
+        probs = dist.distribution.probs.detach().numpy()
+        assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+        assert (probs[~masks] < 1e-6).all()
+        for _ in range(5):
+            picked = dist.sample().numpy()
+            assert masks[np.arange(len(obs)), picked].all()
+    assert (probs[masks] > 0.5 / N_ACTIONS).all()  # a fresh policy gives every legal id a fair chance
+
+
+def test_off_map_hexes_change_nothing_on_the_map():
+    policy = make_policy()
+    obs = np.stack([o["observation"] for o in decisions("random:train", 6, seed=4)])
+    off = obs[:, P["ground_off"]] == 1
+    assert off.any(), "random maps are smaller than the grid"
+    noisy = obs.copy()
+    rng = np.random.default_rng(0)
+    for b in range(len(obs)):  # anything written on off-map hexes (but the off-map plane itself)
+        planes = [p for p in range(OBS_SHAPE[0]) if p != P["ground_off"]]
+        rows, cols = np.nonzero(off[b])
+        noisy[b][np.array(planes)[:, None], rows[None], cols[None]] = rng.random((len(planes), rows.size))
+    a_logits, a_values = logits_and_values(policy, obs)
+    b_logits, b_values = logits_and_values(policy, noisy)
+    on = ~off.reshape(len(obs), -1)
+    assert torch.allclose(a_logits[:, :N_CELLS][torch.as_tensor(on)], b_logits[:, :N_CELLS][torch.as_tensor(on)],
+                          atol=1e-5)
+    assert torch.allclose(a_logits[:, N_CELLS:], b_logits[:, N_CELLS:], atol=1e-5)
+    assert torch.allclose(a_values, b_values, atol=1e-5)
+
+
+def test_the_heads_read_the_ordered_figure_and_the_step():
+    policy = make_policy()
+    obs = next(o["observation"] for o in decisions("duel", 200, seed=1)
+               if o["observation"][P["acting_unit"]].sum() == 1 and o["observation"][P["step_mode"], 0, 0] == 1)
+    own = np.argwhere(obs[P["own_figure"]] == 1)
+    here = tuple(np.argwhere(obs[P["acting_unit"]] == 1)[0])
+    other = next(tuple(c) for c in own if tuple(c) != here)
+    moved = obs.copy()
+    moved[P["acting_unit"]] = 0.0
+    moved[P["acting_unit"]][other] = 1.0  # the same board, another figure asked for its mode
+    destination = obs.copy()
+    destination[P["step_mode"]:P["step_mode"] + len(Step)] = 0.0
+    destination[P["step_mode"] + Step.DESTINATION] = 1.0  # the same figure, asked for a hex
+    logits, _ = logits_and_values(policy, np.stack([obs, moved, destination]))
+    walk = CHOICE["walk"]
+    assert not torch.isclose(logits[0, walk], logits[1, walk]), "the mode's logits depend on the figure"
+    assert not torch.allclose(logits[0, :N_CELLS], logits[2, :N_CELLS]), "hex logits depend on the step"
+
+
+def test_a_policy_for_another_game_is_refused():
+    with pytest.raises(ValueError, match="skirmish"):
+        SkirmishPolicy(spaces.Box(0.0, 1.0, (59, 10, 12), dtype=np.float32), spaces.Discrete(843), lambda _: 3e-4)
+
+
+# ---------------------------------------------------------------- scenarios and configs
+def test_a_scenario_mix_draws_each_game_by_weight_and_by_seed():
+    assert parse_mix("random:train*12, duel") == [("random:train", 12), ("duel", 1)]
+    for bad in ("duel*0", "duel*x", ",duel"):
+        with pytest.raises(ScenarioMixError):
+            parse_mix(bad)
+    env = make_env("skirmish", MIX)
+    assert isinstance(env, MixedScenarioEnv)
+    drawn = []
+    for seed in range(200):
+        env.reset(seed=seed)
+        drawn.append(env.scenario_name)
+        if seed < 5:  # the same seed: the same scenario and map
+            again = make_env("skirmish", MIX)
+            again.reset(seed=seed)
+            assert again.scenario_name == env.scenario_name
+            assert again.state.scenario.board.ground == env.state.scenario.board.ground
+    share = drawn.count("duel") / len(drawn)
+    assert 0.15 < share < 0.35  # weight 1 of 4; 200 draws: 3 standard deviations is about 0.09
+    assert env.state.scenario is env.envs[env.current].state.scenario
+
+
+def test_skirmish_configs_are_checked():
+    base = {"game": "skirmish", "total_steps": 256, "env": {"n_envs": 2, "scenario": MIX},
+            "ppo": {"n_steps": 128, "batch_size": 64}, "policy": {"features": "skirmish_hex"}}
+    config = config_from_dict(base)
+    assert eval_scenario(config) == "random:test"  # trained on procedural maps: tested on the held-out half
+    with pytest.raises(TrainConfigError, match="skirmish_hex"):
+        config_from_dict({**base, "game": "hexwar"})
+    with pytest.raises(TrainConfigError, match="hex_fcn"):
+        config_from_dict({**base, "policy": {"features": "hex_fcn"}})
+    with pytest.raises(TrainConfigError, match="steps"):
+        config_from_dict({**base, "env": {**base["env"], "actions": "steps"}})
+
+
+def test_the_committed_config_loads():
+    from cardwar.training.config import load_config
+    from cardwar.training.trainer import check_env_settings
+
+    config = load_config(Path(__file__).parents[2] / "configs" / "training" / "skirmish.yaml")
+    assert config.game == "skirmish" and config.policy.features == "skirmish_hex"
+    assert config.imitation.games > 0 and config.imitation.teacher.startswith("heuristic")
+    assert eval_scenario(config) == "random:test"
+    check_env_settings(config)
+
+
+# ---------------------------------------------------------------- training runs
+def tiny(**extra) -> object:
+    data = {"game": "skirmish", "name": "tiny", "seed": 3, "total_steps": 256, "checkpoint_every": 128,
+            "env": {"n_envs": 2, "vec_env": "dummy", "scenario": MIX},
+            "policy": {"features": "skirmish_hex", "conv_channels": 8, "conv_blocks": 1},
+            "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1},
+            "opponents": {"snapshot_every": 128, "max_snapshots": 2,
+                          "schedule": [{"from_step": 0, "mix": {"random": 1.0}},
+                                       {"from_step": 128, "mix": {"snapshots": 0.5, "random": 0.5}}]},
+            "eval": {"every": 256, "games": 2, "opponents": ["random"]},
+            "imitation": {"games": 1, "teacher": "random", "opponents": ["random"], "epochs": 1}}
+    data.update(extra)
+    return config_from_dict(data)
+
+
+def test_a_tiny_run_trains_saves_and_its_model_plays_legal_moves(tmp_path):
+    from cardwar.training.evaluate import read_csv
+    from cardwar.training.trainer import export_for_play, train
+
+    run = train(tiny(), tmp_path, progress=False)
+    assert (run / "final.zip").is_file() and (run / "imitation.json").is_file()
+    assert [p.step for p in read_csv(run / "eval.csv")] == [0, 256]  # after the warm start, and the final one
+    assert len(list((run / "snapshots").iterdir())) == 1  # the pool took a frozen learner at step 128
+    play = export_for_play(run / "final.zip", tmp_path / "play.zip")
+    agent = PPOAgent("skirmish", path=str(play), cache=False)
+    assert agent.model.num_timesteps == 256
+    env = make_raw_env("skirmish", "random:test")
+    returns = play_agents(env, agent, agent_factory.make("random", "skirmish", seed=1), seed=5)  # raises if illegal
+    assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_imitation_agrees_with_the_teacher_above_chance():
+    from cardwar.training.imitation import _accuracy, collect, pretrain
+
+    demos = collect("skirmish", 4, "heuristic", ("random",), "duel", seed=0, workers=1, progress=False)
+    assert demos.obs.dtype == np.uint8 and len(demos) > 200
+    legal = np.array([demos.mask_rows(np.array([i]))[0].sum() for i in range(len(demos))])
+    assert (legal > 1).all()  # forced steps are not kept
+    chance = float(np.mean(1.0 / legal))  # a uniform pick among the legal ids
+    policy = make_policy(channels=16, blocks=1, randomise=False)
+    everything = np.arange(len(demos))
+    before = _accuracy(policy, demos, everything)
+    pretrain(policy, demos, epochs=8, batch_size=64, learning_rate=3e-3, seed=0, progress=False)
+    after = _accuracy(policy, demos, everything)
+    assert after > max(before, chance) + 0.2, (before, chance, after)
+
+
+# ---------------------------------------------------------------- the shipped model
+def test_the_shipped_model_loads_and_plays_legal_moves_on_held_out_maps():
+    path = pretrained_path("skirmish")
+    assert path.is_file(), "agents/pretrained/skirmish_ppo.zip is shipped"
+    agent = PPOAgent("skirmish")
+    assert isinstance(agent.model.policy, SkirmishPolicy)
+    env = make_raw_env("skirmish", "random:test")
+    for seed, seat in ((11, 0), (12, 1)):
+        other = agent_factory.make("random", "skirmish", seed=seed)
+        players = (agent, other) if seat == 0 else (other, agent)
+        returns = play_agents(env, *players, seed=seed)  # play_agents raises on an illegal move
+        assert returns[seat] in (-1.0, 0.0, 1.0)

@@ -2,7 +2,8 @@
 
 - :mod:`cardwar.training.selfplay_env`: :class:`SelfPlayEnv`, one seat of a game as a single-agent
   gymnasium env (registered as ``cardwar/NavalSelfPlay-v0``, ``cardwar/NavalStepsSelfPlay-v0`` and
-  ``cardwar/HexwarSelfPlay-v0`` when this package is imported; its module docstring is the page);
+  ``cardwar/HexwarSelfPlay-v0`` and ``cardwar/SkirmishSelfPlay-v0`` when this package is imported; its module
+  docstring is the page);
 - :mod:`cardwar.training.opponents`: the opponent pool (snapshots, heuristic, random);
 - :mod:`cardwar.training.config`: checked YAML configs (``configs/training/*.yaml``);
 - :mod:`cardwar.training.imitation`: the optional warm start from the heuristic's moves;
@@ -10,7 +11,10 @@
 - :mod:`cardwar.training.vec_env`, :mod:`cardwar.training.workers`, :mod:`cardwar.training.interrupts`:
   worker processes that die with the trainer and fail in one line; Ctrl-C and kill save first;
 - :mod:`cardwar.training.evaluate`: seat-swapped evaluation and the training curve;
-- :mod:`cardwar.training.features`: the hex CNN.
+- :mod:`cardwar.training.features`: the hex CNN; :mod:`cardwar.training.hex_policy`,
+  :mod:`cardwar.training.naval_policy`, :mod:`cardwar.training.skirmish_policy`: policies shaped like each game;
+- :mod:`cardwar.training.scenario_mix`: training on several scenarios at once;
+  :mod:`cardwar.training.agent_factory`: the agents training meets, by spec.
 """
 
 from __future__ import annotations

@@ -212,6 +212,21 @@ def test_a_tiny_run_trains_saves_and_its_model_plays_legal_moves(tmp_path):
     assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
 
 
+def test_a_run_in_worker_processes_goes_on_from_its_checkpoint(tmp_path):
+    # The env states (a scenario mix, heuristic opponents) are pickled at each rollout boundary and put back.
+    from cardwar.training.evaluate import read_csv
+    from cardwar.training.trainer import checkpoints, resume, train
+
+    config = tiny(env={"n_envs": 2, "vec_env": "subproc", "scenario": MIX}, imitation={"games": 0},
+                  opponents={"snapshot_every": 128, "max_snapshots": 2,
+                             "schedule": [{"from_step": 0, "mix": {"random": 0.5, "heuristic": 0.5}}]})
+    run = train(config, tmp_path, progress=False)
+    assert (run / "checkpoints" / "resume_000000256.pkl").is_file()
+    resume(run, total_steps=512, progress=False)
+    assert [p.step for p in read_csv(run / "eval.csv")] == [0, 256, 512]
+    assert checkpoints(run)[0][1]["num_timesteps"] == 512
+
+
 def test_imitation_agrees_with_the_teacher_above_chance():
     from cardwar.training.imitation import _accuracy, collect, pretrain
 

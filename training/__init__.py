@@ -1,7 +1,7 @@
 """Self-play training of MaskablePPO agents (``cardwar train``), and the env it trains on.
 
 - :mod:`cardwar.training.selfplay_env`: :class:`SelfPlayEnv`, one seat of a game as a single-agent
-  gymnasium env (registered as ``cardwar/NavalSelfPlay-v0``, ``cardwar/NavalStepsSelfPlay-v0`` and
+  gymnasium env (registered as ``cardwar/NavalSelfPlay-v0``, ``cardwar/NavalStepsSelfPlay-v0``,
   ``cardwar/HexwarSelfPlay-v0`` and ``cardwar/SkirmishSelfPlay-v0`` when this package is imported; its module
   docstring is the page);
 - :mod:`cardwar.training.opponents`: the opponent pool (snapshots, heuristic, random);

@@ -13,8 +13,7 @@
 - :mod:`cardwar.training.evaluate`: seat-swapped evaluation and the training curve;
 - :mod:`cardwar.training.features`: the hex CNN; :mod:`cardwar.training.hex_policy`,
   :mod:`cardwar.training.naval_policy`, :mod:`cardwar.training.skirmish_policy`: policies shaped like each game;
-- :mod:`cardwar.training.scenario_mix`: training on several scenarios at once;
-  :mod:`cardwar.training.agent_factory`: the agents training meets, by spec.
+- :mod:`cardwar.training.scenario_mix`: training on several scenarios at once.
 """
 
 from __future__ import annotations

@@ -331,7 +331,7 @@ def _check_opponents(c: TrainConfig) -> None:
 def _check_specs(c: TrainConfig) -> None:
     """Every agent spec, with its options typed and range-checked for the game (no model is loaded)."""
     from cardwar.agents import AgentSpecError
-    from cardwar.training.agent_factory import check_spec
+    from cardwar.agents import check_spec
 
     for where, specs in (("eval.opponents", c.eval.opponents), ("opponents.heuristic", [c.opponents.heuristic]),
                          ("imitation.teacher", [c.imitation.teacher]), ("imitation.opponents", c.imitation.opponents)):

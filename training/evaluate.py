@@ -15,7 +15,7 @@ from typing import Any
 from cardwar.agents.ppo_agent import PPOAgent
 from cardwar.arena import play_agents
 from cardwar.arena.match_result import MatchResult
-from cardwar.training import agent_factory as agents
+from cardwar import agents
 from cardwar.training.scenario_mix import make_env as make_raw_env
 
 

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from cardwar.arena import play_agents
-from cardwar.training import agent_factory as agents
+from cardwar import agents
 from cardwar.training.scenario_mix import make_env as make_raw_env
 
 

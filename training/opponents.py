@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from cardwar.training import agent_factory as agents
+from cardwar import agents
 
 
 class OpponentPool:

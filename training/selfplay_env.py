@@ -116,7 +116,7 @@ class _SingleOpponent:
     """An opponent pool of one agent, named by its spec: built afresh each episode, seeded by the env."""
 
     def __init__(self, game: str, spec: str) -> None:
-        from cardwar.training import agent_factory as agents
+        from cardwar import agents
 
         agents.check_spec(spec, game)  # a mistake is one line now, not at the first reset
         self.game, self.spec = game, spec
@@ -126,7 +126,7 @@ class _SingleOpponent:
                          "against a pool")
 
     def draw(self, rng: np.random.Generator) -> tuple[str, Any]:
-        from cardwar.training import agent_factory as agents
+        from cardwar import agents
 
         return self.spec, agents.make(self.spec, self.game, seed=int(rng.integers(2**31)))
 

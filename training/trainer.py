@@ -215,7 +215,7 @@ def check_env_settings(config: TrainConfig) -> None:
                ScenarioMixError, FileNotFoundError)
 
     from cardwar.agents.spec import AgentSpecError
-    from cardwar.training import agent_factory as agents
+    from cardwar import agents
     from cardwar.training.callbacks import eval_scenario
 
     try:

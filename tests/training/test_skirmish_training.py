@@ -16,7 +16,7 @@ from cardwar.arena import play_agents
 from cardwar.envs import make_raw_env
 from cardwar.envs.skirmish.actions import CHOICE, GRID, HEIGHT, N_ACTIONS, N_CELLS, WIDTH, Step
 from cardwar.envs.skirmish.observation import OBS_SHAPE, P
-from cardwar.training import agent_factory
+from cardwar import agents
 from cardwar.training.callbacks import eval_scenario
 from cardwar.training.config import TrainConfigError, config_from_dict
 from cardwar.training.hex_policy import HexConv2d
@@ -208,7 +208,7 @@ def test_a_tiny_run_trains_saves_and_its_model_plays_legal_moves(tmp_path):
     agent = PPOAgent("skirmish", path=str(play), cache=False)
     assert agent.model.num_timesteps == 256
     env = make_raw_env("skirmish", "random:test")
-    returns = play_agents(env, agent, agent_factory.make("random", "skirmish", seed=1), seed=5)  # raises if illegal
+    returns = play_agents(env, agent, agents.make("random", "skirmish", seed=1), seed=5)  # raises if illegal
     assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
 
 
@@ -251,7 +251,7 @@ def test_the_shipped_model_loads_and_plays_legal_moves_on_held_out_maps():
     assert isinstance(agent.model.policy, SkirmishPolicy)
     env = make_raw_env("skirmish", "random:test")
     for seed, seat in ((11, 0), (12, 1)):
-        other = agent_factory.make("random", "skirmish", seed=seed)
+        other = agents.make("random", "skirmish", seed=seed)
         players = (agent, other) if seat == 0 else (other, agent)
         returns = play_agents(env, *players, seed=seed)  # play_agents raises on an illegal move
         assert returns[seat] in (-1.0, 0.0, 1.0)

@@ -306,16 +306,21 @@ class HexConvPolicy(MaskableActorCriticPolicy):
     ``features_extractor_class`` other than :class:`HexTrunk` is refused).
     """
 
+    trunk_class: type = HexTrunk
+    heads_class: type = HexHeads
+    """The trunk and the heads (a subclass for another hex game swaps them: the skirmish's policy)."""
+
     def __init__(self, observation_space: gymnasium.spaces.Space, action_space: gymnasium.spaces.Space,
                  lr_schedule: Any, channels: int = 64, blocks: int = 3, **kwargs: Any) -> None:
-        extractor = kwargs.pop("features_extractor_class", HexTrunk)
-        if extractor is not HexTrunk:
-            raise ValueError(f"HexConvPolicy's features extractor is HexTrunk, not {extractor.__name__}")
+        trunk = self.trunk_class
+        extractor = kwargs.pop("features_extractor_class", trunk)
+        if extractor is not trunk:
+            raise ValueError(f"{type(self).__name__}'s features extractor is {trunk.__name__}, not "
+                             f"{extractor.__name__}")
         kwargs["features_extractor_kwargs"] = {"channels": channels, "blocks": blocks}
         kwargs.setdefault("net_arch", [])
         self.channels, self.blocks = channels, blocks
-        super().__init__(observation_space, action_space, lr_schedule, features_extractor_class=HexTrunk,
-                         **kwargs)
+        super().__init__(observation_space, action_space, lr_schedule, features_extractor_class=trunk, **kwargs)
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
@@ -325,7 +330,7 @@ class HexConvPolicy(MaskableActorCriticPolicy):
 
     def _build_mlp_extractor(self) -> None:
         trunk = self.pi_features_extractor
-        self.mlp_extractor = HexHeads(trunk.channels, trunk.grid)
+        self.mlp_extractor = self.heads_class(trunk.channels, trunk.grid)
 
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)

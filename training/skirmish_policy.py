@@ -47,13 +47,13 @@ from typing import Any
 import gymnasium
 import torch
 import torch.nn.functional as F
-from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from cardwar.envs.skirmish.actions import CHOICES, GRID, HEIGHT, N_ACTIONS, N_CELLS, WIDTH, Step
 from cardwar.envs.skirmish.observation import OBS_SHAPE, P
-from cardwar.training.hex_policy import POOLED_STATS, GlobalPoolBias, HexConv2d, HexResBlock, masked_pool
+from cardwar.training.hex_policy import (POOLED_STATS, GlobalPoolBias, HexConv2d, HexConvPolicy, HexResBlock,
+                                         masked_pool)
 
 N_STEPS = len(Step)
 N_CHOICES = len(CHOICES)
@@ -200,49 +200,23 @@ class SkirmishHeads(nn.Module):
         return self.forward_actor(features), self.forward_critic(features)
 
 
-class SkirmishPolicy(MaskableActorCriticPolicy):
-    """MaskablePPO policy: :class:`SkirmishTrunk` features, :class:`SkirmishHeads` logits and value.
+class SkirmishPolicy(HexConvPolicy):
+    """MaskablePPO policy: :class:`SkirmishTrunk` features, :class:`SkirmishHeads` logits and value (the hex
+    game's :class:`HexConvPolicy` with the skirmish's trunk and heads).
 
     ``channels`` and ``blocks`` size the trunk; the other keyword arguments are
     ``MaskableActorCriticPolicy``'s (``net_arch`` and ``activation_fn`` are not used).
     """
+
+    trunk_class = SkirmishTrunk
+    heads_class = SkirmishHeads
 
     def __init__(self, observation_space: gymnasium.spaces.Space, action_space: gymnasium.spaces.Space,
                  lr_schedule: Any, channels: int = 32, blocks: int = 2, **kwargs: Any) -> None:
         if tuple(observation_space.shape) != tuple(OBS_SHAPE) or getattr(action_space, "n", None) != N_ACTIONS:
             raise ValueError(f"SkirmishPolicy plays the skirmish's {OBS_SHAPE} observation and Discrete({N_ACTIONS}) "
                              f"actions, not {observation_space.shape} and {action_space}")
-        extractor = kwargs.pop("features_extractor_class", SkirmishTrunk)
-        if extractor is not SkirmishTrunk:
-            raise ValueError(f"SkirmishPolicy's features extractor is SkirmishTrunk, not {extractor.__name__}")
-        kwargs["features_extractor_kwargs"] = {"channels": channels, "blocks": blocks}
-        kwargs.setdefault("net_arch", [])
-        self.channels, self.blocks = channels, blocks
-        super().__init__(observation_space, action_space, lr_schedule, features_extractor_class=SkirmishTrunk,
-                         **kwargs)
-
-    def _get_constructor_parameters(self) -> dict[str, Any]:
-        data = super()._get_constructor_parameters()
-        data.update(channels=self.channels, blocks=self.blocks)
-        data.pop("features_extractor_kwargs", None)
-        return data
-
-    def _build_mlp_extractor(self) -> None:
-        trunk = self.pi_features_extractor
-        self.mlp_extractor = SkirmishHeads(trunk.channels, trunk.grid)
-
-    def _build(self, lr_schedule: Any) -> None:
-        super()._build(lr_schedule)
-        self.action_net = nn.Identity()  # the heads give the logits
-        for module in self.modules():
-            if isinstance(module, HexConv2d):
-                module.reset_parameters()
-            if isinstance(module, HexResBlock):
-                nn.init.zeros_(module.conv2.weight)  # each block starts as the identity
-        for layer in self.mlp_extractor.logit_layers():
-            nn.init.orthogonal_(layer.weight, gain=0.01)
-            nn.init.zeros_(layer.bias)
-        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+        super().__init__(observation_space, action_space, lr_schedule, channels=channels, blocks=blocks, **kwargs)
 
 
 # ---------------------------------------------------------------- speed

@@ -234,6 +234,23 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
     ("cardwar train hexwar --config hexwar --export agents/pretrained/hexwar_ppo.zip",
      f"cardwar train hexwar --config hexwar --export agents/pretrained/hexwar_ppo.zip {TINY_TRAIN}", None),
     ("cardwar train hexwar --config hexwar", SKIP + "run just above, with --export", None),
+    ("cardwar train skirmish --config skirmish --export agents/pretrained/skirmish_ppo.zip",
+     f"cardwar train skirmish --config skirmish --export agents/pretrained/skirmish_ppo.zip {TINY_TRAIN}", None),
+    ("cardwar train skirmish --resume runs/skirmish__ppo__0__<time>", SKIP + "resume is tested in tests/training/",
+     None),
+    ("cardwar tournament skirmish --workers 2", f"cardwar tournament skirmish {TWO} {QUICK} --scenario duel", None),
+    ("cardwar match skirmish ppo random --games 200 --seed 50000 --scenario random:test --workers 2 "
+     "--reproducible-seeds",
+     "cardwar match skirmish ppo random --games 2 --seed 50000 --scenario random:test --reproducible-seeds", None),
+    ("cardwar match skirmish ppo heuristic --games 200 --seed 50000 --scenario random:test --workers 2 "
+     "--reproducible-seeds",
+     "cardwar match skirmish ppo heuristic --games 2 --seed 50000 --scenario random:test --reproducible-seeds", None),
+    ("cardwar match skirmish heuristic:bounds=false heuristic --games 200 ...",
+     "cardwar match skirmish heuristic:bounds=false heuristic --games 2 --scenario duel", None),
+    ("cardwar match skirmish ppo:runs/skirmish__ppo__0__20261124-215002/checkpoints/model_000000000.zip heuristic "
+     "--games 200 ...", SKIP + "a checkpoint of the run docs/training.md describes; the shipped ppo plays above", None),
+    ("python -m cardwar.training.parameter_sharing --steps 30000 --out runs/ps_duel",
+     "python -m cardwar.training.parameter_sharing --steps 600 --out runs/ps_duel --eval-games 2 --no-progress", None),
     ("cardwar train naval --config best_response/naval --set opponents.heuristic=BOT "
      "--set \"eval.opponents=[BOT]\" --set name=br-BOT",
      "cardwar train naval --config best_response/naval --set opponents.heuristic=heuristic "

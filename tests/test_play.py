@@ -282,7 +282,7 @@ def test_skirmish_omniscient_printout_lists_every_move_and_ends_with_the_result(
             for k in (0, 1)]  # the duel is won on objectives (RULES.md §10)
     who = "A draw" if end.winner is None else f"{end.scenario.sides[end.winner]} (player_{end.winner}) win"
     assert out[-1] == (f"Result: {who} after {end.turn} turns (objective points American {held[0]} - German "
-                       f"{held[1]}, casualty points American {pts[0]} - German {pts[1]})")
+                       f"{held[1]}, casualty points scored American {pts[0]} - German {pts[1]})")
     assert result["winner"] == (None if end.winner is None else f"player_{end.winner}")
     assert result["scenario"] == "duel" and result["moves"] == len(rec.moves)
 

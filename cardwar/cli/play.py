@@ -301,7 +301,7 @@ def skirmish_describe(detail: dict | None, winner: int | None, state: Any) -> st
     sides = tuple(state.scenario.sides) if state is not None else ("player_0", "player_1")
     who = "A draw" if winner is None else f"{sides[winner]} (player_{winner}) win"
     pts = detail.get("casualty_points") or [0, 0]
-    parts = [f"casualty points {sides[0]} {pts[0]} - {sides[1]} {pts[1]}"]
+    parts = [f"casualty points scored {sides[0]} {pts[0]} - {sides[1]} {pts[1]}"]
     victory = getattr(getattr(state, "scenario", None), "victory", None)
     if getattr(victory, "kind", None) == "objectives":
         worth = {int(c): p for c, p in (victory.objectives or {}).items()}

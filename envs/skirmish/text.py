@@ -449,7 +449,7 @@ def render_scene(sc: Scene) -> str:
         objs.append(f"{_label(cell)}{' ' + name if name else ''} {pts} pts: "
                     + ("nobody" if owner is None else sc.sides[owner]))
     lines += _wrap(f"Victory: {sc.victory}. Objectives: " + ("; ".join(objs) if objs else "none")
-                   + f".  Casualty points: {sc.sides[0]} {sc.casualty_points[0]}, "
+                   + f".  Casualty points scored: {sc.sides[0]} {sc.casualty_points[0]}, "
                    f"{sc.sides[1]} {sc.casualty_points[1]}")
     for side in (0, 1):
         lines += _side_lines(sc, side)

@@ -293,7 +293,7 @@
         `<span class="dot"></span><b>${esc(sideName(i))}</b>` +
         `<span class="muted">${me === i ? "you" : (me === null ? s.bot.seat === `player_${i}` ? "bot" : "person" : "bot")}</span>` +
         `<span class="stat">pack ${v.pack_sizes[i]} \u00b7 discards ${v.discard_sizes[i]}</span>` +
-        `<span class="stat">casualty points ${v.casualty_points[i]}</span>` +
+        `<span class="stat">casualty points scored ${v.casualty_points[i]}</span>` +
         `<span class="stat">Kings ${kings}</span>` +
         `<span class="sk-drawn" data-drawn="${i}"><span class="muted">drawn this turn:</span> ${drawn}</span>`));
     }

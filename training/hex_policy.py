@@ -363,6 +363,12 @@ def time_forward_backward(channels: int, blocks: int, batch: int = 512, repeats:
     policy = _standalone(channels, blocks)
     obs = torch.rand(batch, *OBS_SHAPE)
     obs[:, P["off_map"]] = 0.0
+    return best_pass_seconds(policy, obs, repeats)
+
+
+def best_pass_seconds(policy: HexConvPolicy, obs: torch.Tensor, repeats: int = 3) -> float:
+    """Best seconds of ``repeats`` forward + backward passes (logits and value) of ``policy`` on ``obs``, after
+    one warm-up (shared by each hex game's policy speed table)."""
     best = math.inf
     for _ in range(repeats + 1):  # the first is a warm-up
         start = time.perf_counter()

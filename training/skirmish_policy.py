@@ -40,8 +40,6 @@ one thread on the shared 2-core machine): see docs/training.md (skirmish).
 
 from __future__ import annotations
 
-import math
-import time
 from typing import Any
 
 import gymnasium
@@ -53,7 +51,7 @@ from torch import nn
 from cardwar.envs.skirmish.actions import CHOICES, GRID, HEIGHT, N_ACTIONS, N_CELLS, WIDTH, Step
 from cardwar.envs.skirmish.observation import OBS_SHAPE, P
 from cardwar.training.hex_policy import (POOLED_STATS, GlobalPoolBias, HexConv2d, HexConvPolicy, HexResBlock,
-                                         masked_pool)
+                                         best_pass_seconds, masked_pool)
 
 N_STEPS = len(Step)
 N_CHOICES = len(CHOICES)
@@ -232,13 +230,7 @@ def time_forward_backward(channels: int, blocks: int, batch: int = 512, repeats:
     policy = standalone(channels, blocks)
     obs = (torch.rand(batch, *OBS_SHAPE) < 0.07).float()
     obs[:, P["ground_off"]] = 0.0
-    best = math.inf
-    for _ in range(repeats + 1):  # the first is a warm-up
-        start = time.perf_counter()
-        latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(obs))
-        (latent_pi.logsumexp(dim=1).mean() + policy.value_net(latent_vf).mean()).backward()
-        best = min(best, time.perf_counter() - start)
-    return best
+    return best_pass_seconds(policy, obs, repeats)
 
 
 def main(threads: int = 1) -> None:

@@ -113,7 +113,7 @@ function cardsText(cards) { return cards.join(" "); }
 /* A game whose drawing is a module of its own (its registry entry's `page`, listed by GET /api/games) registers
  * `cardwar.pages[game] = {render(board), prompt(analysis), choiceLabel(move), seatName(seat), scenario(map),
  * title(state), turnSub(view), resultOrder}`; naval and hexwar are drawn here. */
-window.cardwar = {pages: {}, esc, el, svg, cap, human, SUITS, state: () => state, analyse: () => analyse()};
+window.cardwar = {pages: {}, esc, el, svg, cap, human, hexPoints, SUITS, state: () => state, analyse: () => analyse()};
 
 function pageOf(game) { return window.cardwar.pages[game] || null; }
 

@@ -11,7 +11,7 @@
 
 (function () {
   const cw = window.cardwar;
-  const {esc, el, svg, cap, human} = cw;
+  const {esc, el, svg, cap, human, hexPoints} = cw;  // hexPoints: a pointy-top hex's corners, as app.js draws
   const GRID_W = 24;
   const R = 26;                       // hex radius (centre to corner), SVG units
   const HW = Math.sqrt(3) * R;        // a hex's width
@@ -50,14 +50,6 @@
   function centre(cell) {
     const col = cell % GRID_W, row = Math.floor(cell / GRID_W);
     return [MARGIN + HW * (col + 0.5 + 0.5 * (row & 1)), MARGIN + R + 1.5 * R * row];
-  }
-  function hexPoints(cx, cy, r) {
-    const pts = [];
-    for (let k = 0; k < 6; k++) {
-      const a = Math.PI / 180 * (60 * k - 30);
-      pts.push(`${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`);
-    }
-    return pts.join(" ");
   }
   /** The hex side between adjacent cells a and b (shortened by `shrink` of its length at each end). */
   function side(a, b, shrink) {

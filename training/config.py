@@ -49,7 +49,9 @@ class EnvSection:
     n_envs: int = 8
     """Environments stepped together; their opponents are drawn independently."""
     vec_env: str = "subproc"
-    """``subproc`` (SB3 SubprocVecEnv, one process per env) or ``dummy`` (all in the learner's process)."""
+    """``subproc`` (SB3 SubprocVecEnv, one process per env), ``dummy`` (all in the learner's process) or
+    ``batched`` (all in the learner's process, the snapshot opponents' moves of every env in one forward pass:
+    :mod:`cardwar.training.batched_vec_env`)."""
     actions: str = "moves"
     """``moves`` (one action a move: naval-v0, hexwar-v0) or, for naval, ``steps`` (naval-v1: a move in steps)."""
 
@@ -77,6 +79,9 @@ class PolicySection:
     """hex_fcn, skirmish_hex: channels of its hex convolutions."""
     conv_blocks: int = 3
     """hex_fcn, skirmish_hex: residual blocks of hex convolutions."""
+    distance_fields: bool = False
+    """hex_fcn: add each cell's distance to the nearest objective not held, objective, seen enemy and
+    acting unit to the trunk's input (:class:`cardwar.training.hex_policy.HexDistanceFields`)."""
     embed_dim: int = 32
     """naval_cards: width of the card (and zone) embeddings the choices are scored with."""
     hidden: int = 128
@@ -150,6 +155,13 @@ class ImitationSection:
     targets: str = "moves"
     """What the policy is fitted to: the teacher's "moves", or "visits" - the root visit shares of a
     searching teacher (``mcts``, ``mcts:model=PATH``): expert iteration."""
+    value_coef: float = 0.5
+    """Weight of the value head's loss (fitting the game results) beside the policy's cross entropy in
+    the fit; 0 fits the moves alone (the value head is then left at its start)."""
+    dagger_rounds: int = 0
+    """After the fit, rounds of DAgger (Ross et al. 2011): the fitted policy plays ``imitation.games``
+    // 2 games, the teacher labels every position the learner reached, and the fit goes on over all
+    the examples (the learner's own mistakes are where plain imitation has no data)."""
 
 
 @dataclass
@@ -164,6 +176,10 @@ class TrainConfig:
     device: str = "auto"
     """Where the learner's network runs: ``auto`` (a CUDA GPU when torch has one, else the CPU),
     ``cpu`` or ``cuda``. Opponents and evaluation games always play on the CPU."""
+    init: str | None = None
+    """Start from the weights of this model instead of fresh ones: a ``.zip`` path, or ``ppo`` for the
+    game's shipped model (expert iteration: each round goes on from the last round's network). Its
+    network must be the one the ``policy`` section names."""
     env: EnvSection = field(default_factory=EnvSection)
     policy: PolicySection = field(default_factory=PolicySection)
     ppo: PPOSection = field(default_factory=PPOSection)
@@ -224,6 +240,9 @@ def _check(c: TrainConfig) -> None:
     _at_least(c, "imitation.epochs", 1, "passes over the examples")
     _at_least(c, "imitation.batch_size", 1, "examples per minibatch")
     _positive(c, "imitation.learning_rate")
+    if not 0.0 <= c.imitation.value_coef <= 10.0:
+        _fail("imitation.value_coef", f"{c.imitation.value_coef} is not in [0, 10] (the value loss's weight)")
+    _at_least(c, "imitation.dagger_rounds", 0, "DAgger rounds after the fit; 0: none")
     if c.imitation.targets not in ("moves", "visits"):
         _fail("imitation.targets", f"is {c.imitation.targets!r}; use moves or visits")
     if c.imitation.targets == "visits" and not str(c.imitation.teacher).strip().lower().startswith("mcts"):
@@ -257,8 +276,8 @@ def _in_unit_interval(c: TrainConfig, key: str, open_low: bool, meaning: str) ->
 
 
 def _check_env(c: TrainConfig) -> None:
-    if c.env.vec_env not in ("subproc", "dummy"):
-        _fail("env.vec_env", f"{c.env.vec_env!r} is not subproc or dummy")
+    if c.env.vec_env not in ("subproc", "dummy", "batched"):
+        _fail("env.vec_env", f"{c.env.vec_env!r} is not subproc, dummy or batched")
     _at_least(c, "env.n_envs", 1, "environments stepped together")
     if c.env.actions not in ("moves", "steps"):
         _fail("env.actions", f"{c.env.actions!r} is not moves or steps")
@@ -274,6 +293,8 @@ def _check_policy(c: TrainConfig) -> None:
     if p.features in ("hex_cnn", "hex_fcn") and c.game != "hexwar":
         _fail("policy.features", f"{p.features} reads the hex game's planes; use mlp or naval_cards for naval, "
                                  "skirmish_hex for the skirmish")
+    if p.distance_fields and p.features != "hex_fcn":
+        _fail("policy.distance_fields", f"reads the hex game's planes; it needs features hex_fcn, not {p.features!r}")
     if p.features == "skirmish_hex" and c.game != "skirmish":
         _fail("policy.features", "skirmish_hex reads the skirmish's planes and steps; use it with game skirmish")
     if p.features == "naval_cards" and (c.game != "naval" or c.env.actions != "steps"):

@@ -32,6 +32,14 @@ What it implements:
   ``cardwar.envs.hexwar.actions`` (:func:`scatter_logits`); pass, evade and no evade, and the
   value, come from the pooled features through small linear layers. No layer is as wide as
   the board: 62k parameters at 32 channels x 2 blocks, 278k at 64 x 3.
+- **Distance fields** (``fields=True``, :class:`HexDistanceFields`, issue 22). A hex kernel sees one
+  hex further each layer, so 2 blocks see about 5 hexes, but an objective may lie 10 hexes off and
+  the heuristic that the policy first imitates rates a move by how much nearer it brings the unit to
+  the nearest objective it does not hold. With ``fields`` the trunk's input also gets each cell's
+  distance (RULES.md's hex distance) to the nearest objective not held by the seat (all objectives
+  when it holds them all, as the heuristic does), to the nearest objective, to the nearest seen enemy
+  and to the acting unit, and the progress a move there makes (the acting unit's goal distance minus
+  the cell's): all from the seat's own planes (no hidden unit), exact.
 
 Wiring into SB3 (``MaskableActorCriticPolicy``'s own forward, evaluate_actions,
 get_distribution, predict_values, save/load are used as they are): the features extractor
@@ -71,7 +79,8 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from cardwar.envs.hexwar.actions import DECODED, NUM_ACTIONS, Kind
-from cardwar.envs.hexwar.observation import OBS_SHAPE, P
+from cardwar.envs.hexwar.geometry import DIST
+from cardwar.envs.hexwar.observation import OBS_SHAPE, P, PLANES
 from cardwar.envs.hexwar.scenario import NUM_CELLS
 
 # (dr, dc) of the six neighbours of a cell in the odd-r layout, by the cell's row parity, in the order of
@@ -204,24 +213,74 @@ def on_map_plane(obs: torch.Tensor) -> torch.Tensor:
     return 1.0 - obs[:, P["off_map"]:P["off_map"] + 1]
 
 
+FIELD_SCALE = 10.0
+"""Distance fields are in units of 10 hexes (the grid is 12 across), capped at 2."""
+ENEMY_PLANES = tuple(P[name] for name in PLANES if name.startswith("enemy_") and name not in
+                     ("enemy_hits", "enemy_activated", "enemy_order", "enemy_offtable_artillery"))
+N_FIELDS = 9
+"""Goal, objective and enemy distances each with a "there is one" plane; the acting unit's distance,
+its plane, and a move's progress towards the goal."""
+
+
+class HexDistanceFields(nn.Module):
+    """[B, N_FIELDS, H, W] distance planes from the seat's observation (see the module docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        distances = torch.tensor(DIST, dtype=torch.float32)
+        self.register_buffer("distances", distances, persistent=False)
+
+    def nearest(self, targets: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Distance of each cell to the nearest target cell (``targets`` [B, cells] of 0/1), exact (a masked
+        minimum over the 120 x 120 distances), and whether there is any target."""
+        there = (targets.sum(dim=1, keepdim=True) > 0).float()
+        dist = (self.distances[None] + (1.0 - targets)[:, :, None] * 1e3).amin(dim=1)
+        return (dist / FIELD_SCALE).clamp(0.0, 2.0) * there + 2.0 * (1 - there), there.expand_as(targets)
+
+    def forward(self, obs: torch.Tensor, on_map: torch.Tensor) -> torch.Tensor:
+        batch = obs.shape[0]
+        flat = obs.reshape(batch, obs.shape[1], NUM_CELLS)
+        inside = on_map.reshape(batch, NUM_CELLS)
+        every = (flat[:, P["objective_mine"]] + flat[:, P["objective_enemy"]] + flat[:, P["objective_neutral"]]).gt(0)
+        not_mine = (flat[:, P["objective_enemy"]] + flat[:, P["objective_neutral"]]).gt(0)
+        goal = torch.where(not_mine.any(dim=1, keepdim=True), not_mine, every).float() * inside
+        enemy = flat[:, list(ENEMY_PLANES)].sum(dim=1).gt(0).float() * inside
+        planes: list[torch.Tensor] = []
+        for targets in (goal, every.float() * inside, enemy):
+            planes += list(self.nearest(targets))
+        acting = flat[:, P["acting_unit"]] * inside
+        has_unit = (acting.sum(dim=1, keepdim=True) > 0).float()
+        from_unit = (acting @ self.distances) / FIELD_SCALE
+        unit_goal = (planes[0] * acting).sum(dim=1, keepdim=True)
+        progress = (unit_goal - planes[0]) * has_unit
+        planes += [from_unit * has_unit + 2.0 * (1 - has_unit), has_unit.expand_as(acting), progress]
+        return torch.stack(planes, dim=1).view(batch, N_FIELDS, *obs.shape[2:])
+
+
 class HexTrunk(BaseFeaturesExtractor):
-    """Hex convolutions with residual blocks over the observation planes.
+    """Hex convolutions with residual blocks over the observation planes (and, with ``fields``, the
+    :class:`HexDistanceFields`).
 
     Returns the flattened ``[B, (channels + 1) * H * W]`` map: ``channels`` feature planes
     (zero off the map) and the on-map plane last, which the heads pool with.
     """
 
-    def __init__(self, observation_space: gymnasium.spaces.Box, channels: int = 64, blocks: int = 3) -> None:
+    def __init__(self, observation_space: gymnasium.spaces.Box, channels: int = 64, blocks: int = 3,
+                 fields: bool = False) -> None:
         planes, rows, cols = observation_space.shape
         super().__init__(observation_space, (channels + 1) * rows * cols)
         self.channels, self.blocks, self.grid = channels, blocks, (rows, cols)
-        self.stem = HexConv2d(planes + 1, channels)
+        self.fields = HexDistanceFields() if fields else None
+        self.stem = HexConv2d(planes + 1 + (N_FIELDS if fields else 0), channels)
         self.res = nn.ModuleList(HexResBlock(channels) for _ in range(blocks))
 
     def feature_map(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(features [B, C, H, W], on-map [B, 1, H, W])."""
         on_map = on_map_plane(obs)
-        h = F.relu(self.stem(torch.cat([obs * on_map, on_map], dim=1))) * on_map
+        parts = [obs * on_map, on_map]
+        if self.fields is not None:
+            parts.append(self.fields(obs, on_map) * on_map)
+        h = F.relu(self.stem(torch.cat(parts, dim=1))) * on_map
         for block in self.res:
             h = block(h, on_map)
         return h, on_map
@@ -311,20 +370,24 @@ class HexConvPolicy(MaskableActorCriticPolicy):
     """The trunk and the heads (a subclass for another hex game swaps them: the skirmish's policy)."""
 
     def __init__(self, observation_space: gymnasium.spaces.Space, action_space: gymnasium.spaces.Space,
-                 lr_schedule: Any, channels: int = 64, blocks: int = 3, **kwargs: Any) -> None:
+                 lr_schedule: Any, channels: int = 64, blocks: int = 3, fields: bool = False, **kwargs: Any) -> None:
         trunk = self.trunk_class
         extractor = kwargs.pop("features_extractor_class", trunk)
         if extractor is not trunk:
             raise ValueError(f"{type(self).__name__}'s features extractor is {trunk.__name__}, not "
                              f"{extractor.__name__}")
         kwargs["features_extractor_kwargs"] = {"channels": channels, "blocks": blocks}
+        if fields:
+            kwargs["features_extractor_kwargs"]["fields"] = True
         kwargs.setdefault("net_arch", [])
-        self.channels, self.blocks = channels, blocks
+        self.channels, self.blocks, self.fields = channels, blocks, fields
         super().__init__(observation_space, action_space, lr_schedule, features_extractor_class=trunk, **kwargs)
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
         data.update(channels=self.channels, blocks=self.blocks)
+        if self.fields:
+            data.update(fields=True)
         data.pop("features_extractor_kwargs", None)
         return data
 

@@ -28,7 +28,7 @@ import json
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -86,10 +86,28 @@ def obs_tensor(demos: "Demonstrations", idx: np.ndarray, device: Any) -> Any:
     return obs.to(torch.float32)
 
 
-def _play(args: tuple) -> tuple[np.ndarray, ...]:
+class LabelledLearner:
+    """DAgger's player (Ross et al. 2011): the learner moves, and at each of its positions the teacher is
+    asked what it would have played (:attr:`label`, the example's target)."""
+
+    def __init__(self, learner: Any, teacher: Any) -> None:
+        self.learner, self.teacher, self.label = learner, teacher, -1
+
+    def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
+        self.label = int(self.teacher.act(observation, view))
+        return int(self.learner.act(observation, view))
+
+    @property
+    def last_visits(self) -> dict[int, int] | None:
+        return getattr(self.teacher, "last_visits", None)
+
+
+def _play(args: tuple, learner: Any = None) -> tuple[np.ndarray, ...]:
     """The games ``[(seed, opponent spec), ...]`` of the teacher (seat ``seed % 2``); their examples as arrays.
 
-    With a ``path``, the arrays are also written there (atomically), so that a resumed run keeps them.
+    With a ``learner`` (a model), the learner plays that seat instead and the examples are its positions
+    labelled with the teacher's moves (:class:`LabelledLearner`, DAgger). With a ``path``, the arrays are
+    also written there (atomically), so that a resumed run keeps them.
     """
     game, scenario, rules, teacher_spec, games, path = args
     env = make_raw_env(game, scenario, rules)
@@ -99,15 +117,20 @@ def _play(args: tuple) -> tuple[np.ndarray, ...]:
         teacher_seat = seed % 2
         teacher_name = env.possible_agents[teacher_seat]
         teacher = agents.make(teacher_spec, game, seed=seed)
+        if learner is not None:
+            from cardwar.agents.ppo_agent import PPOAgent
+
+            teacher = LabelledLearner(PPOAgent.from_model(learner), teacher)
         other = agents.make(opponent_spec, game, seed=seed + 1)
         start = len(acts)
 
         def record(agent: str, o: dict, a: int) -> None:
             if agent == teacher_name and not (skip_forced and int(o["action_mask"].sum()) == 1):
+                move = teacher.label if learner is not None else a
                 obs.append(store_obs(o["observation"], game))
                 masks.append(np.packbits(o["action_mask"].astype(bool)))
-                acts.append(a)
-                idx, p = policy_target(teacher, a)
+                acts.append(move)
+                idx, p = policy_target(teacher, move)
                 t_idx.append(idx)
                 t_p.append(p)
 
@@ -126,6 +149,13 @@ def _play(args: tuple) -> tuple[np.ndarray, ...]:
                                 target_idx=arrays[4], target_p=arrays[5])
         tmp.replace(path)
     return arrays
+
+
+def join(parts: list[Demonstrations]) -> Demonstrations:
+    """One set of examples of several (DAgger adds the learner's labelled games to the teacher's)."""
+    fields = ("obs", "masks", "actions", "results", "target_idx", "target_p")
+    return Demonstrations(*(np.concatenate([getattr(p, f) for p in parts]) for f in fields),
+                          n_actions=parts[0].n_actions)
 
 
 def policy_target(teacher: Any, action: int) -> tuple[list[int], list[float]]:
@@ -179,9 +209,10 @@ def games_kept(folder: Path) -> int:
 
 def collect(game: str, games: int, teacher: str = "heuristic", opponents: tuple[str, ...] = ("random", "heuristic"),
             scenario: str | None = None, rules: dict | None = None, seed: int = 0, workers: int = 2,
-            progress: bool = True, folder: Path | None = None) -> Demonstrations:
+            progress: bool = True, folder: Path | None = None, learner: Any = None) -> Demonstrations:
     """Play ``games`` teacher games over ``workers`` processes and gather the examples.
 
+    With a ``learner`` (a model), the learner plays and the teacher labels its positions (DAgger).
     With a ``folder``, each finished job's examples are saved there and jobs already saved are
     not played again (an interrupted collection goes on where it stopped).
     """
@@ -202,10 +233,11 @@ def collect(game: str, games: int, teacher: str = "heuristic", opponents: tuple[
             parts[k] = chunk
     todo = [k for k in range(len(jobs)) if k not in parts]
     bar = tqdm(total=games, initial=games - sum(len(jobs[k]) for k in todo), unit="game",
-               desc=f"imitation: {teacher} games", disable=not progress, mininterval=1.0)
+               desc=f"imitation: {teacher} games" + (" (DAgger: the learner plays)" if learner is not None else ""), disable=not progress, mininterval=1.0)
     try:
         if todo:
-            with WorkerPool(_play, min(workers, len(todo)), "imitation") as pool:
+            play = functools.partial(_play, learner=learner) if learner is not None else _play
+            with WorkerPool(play, min(workers, len(todo)), "imitation") as pool:
                 args = [(game, scenario, rules, teacher, jobs[k], paths[k]) for k in todo]
                 for i, arrays in pool.imap_unordered(args):
                     parts[todo[i]] = arrays
@@ -219,12 +251,14 @@ def collect(game: str, games: int, teacher: str = "heuristic", opponents: tuple[
 
 def pretrain(policy: Any, demos: Demonstrations, epochs: int, batch_size: int, learning_rate: float,
              seed: int = 0, progress: bool = True, state_path: Path | None = None,
-             targets: str = "moves") -> dict[str, float]:
+             targets: str = "moves", value_coef: float = 0.5,
+             on_epoch: Callable[[int, dict[str, float]], None] | None = None) -> dict[str, float]:
     """Fit the policy to the teacher's moves (``targets="visits"``: to its search's visit shares) and the
-    value to the results; returns the final fit.
+    value to the results (weighted ``value_coef``); returns the final fit.
 
     With a ``state_path``, the policy, optimizer and shuffling state are saved there after each
-    epoch, and a fit saved there before goes on from its last finished epoch.
+    epoch, and a fit saved there before goes on from its last finished epoch. ``on_epoch(epoch, stats)``
+    is called after each epoch (1-based), with the policy in evaluation mode.
     """
     import torch
     from tqdm import tqdm
@@ -265,7 +299,7 @@ def pretrain(policy: Any, demos: Demonstrations, epochs: int, batch_size: int, l
             else:
                 nll = -dist.log_prob(acts).mean()
             value_loss = torch.nn.functional.mse_loss(values.flatten(), target)
-            loss = nll + 0.5 * value_loss
+            loss = nll + value_coef * value_loss
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
@@ -280,6 +314,10 @@ def pretrain(policy: Any, demos: Demonstrations, epochs: int, batch_size: int, l
             _save_fit(state_path, {"epoch": epoch + 1, "examples": len(demos), "policy": policy.state_dict(),
                                    "optimizer": optimizer.state_dict(), "rng": json.dumps(rng.bit_generator.state),
                                    "stats": json.dumps(stats)})
+        if on_epoch is not None:
+            policy.set_training_mode(False)
+            on_epoch(epoch + 1, stats)
+            policy.set_training_mode(True)
     policy.set_training_mode(False)
     return stats
 

@@ -73,6 +73,8 @@ def policy_kwargs(config: TrainConfig) -> dict[str, Any]:
     from torch import nn
 
     p = config.policy
+    if p.features == "hex_fcn" and p.distance_fields:
+        return {"channels": p.conv_channels, "blocks": p.conv_blocks, "fields": True}
     if p.features in ("hex_fcn", "skirmish_hex"):
         return {"channels": p.conv_channels, "blocks": p.conv_blocks}
     if p.features == "naval_cards":
@@ -222,6 +224,13 @@ def check_env_settings(config: TrainConfig) -> None:
         SelfPlayEnv(config.game, scenario=config.env.scenario, rules=config.env.rules, actions=config.env.actions)
     except bad_env as err:
         raise TrainConfigError(f"env: {err}") from None
+    if config.init:
+        from cardwar.agents.ppo_agent import load_model
+
+        try:
+            load_model(initial_model_path(config), config.game, cache=False)
+        except AgentSpecError as err:
+            raise TrainConfigError(f"init: {err}") from None
     if config.eval.games > 0:
         try:
             SelfPlayEnv(config.game, scenario=eval_scenario(config), rules=config.env.rules)
@@ -310,10 +319,32 @@ def _start(config: TrainConfig, run_dir: Path, progress: bool, status: RunStatus
     """The policy PPO starts from (after the warm start, if any), saved as the step-0 checkpoint."""
     placeholder = make_vec_env(config, in_process=True)  # the model's spaces and buffer size; no process
     model = new_model(config, placeholder, run_dir)
+    if config.init:
+        load_initial_weights(model, config)
     if config.imitation.games > 0:
         warm_start(model, config, run_dir, progress, status)
     save_checkpoint(model, run_dir, snapshots=[], mix=config.mix_at(0), seconds=status.seconds())
     shutil.rmtree(run_dir / "imitation", ignore_errors=True)  # the step-0 checkpoint holds all it was for
+
+
+def initial_model_path(config: TrainConfig) -> Path:
+    """The file ``init`` names (``ppo``: the game's shipped model)."""
+    from cardwar.agents.ppo_agent import pretrained_path
+
+    return pretrained_path(config.game) if config.init == "ppo" else Path(str(config.init))
+
+
+def load_initial_weights(model: Any, config: TrainConfig) -> None:
+    """Copy the weights of the ``init`` model into ``model`` (a one-line error when it is another network)."""
+    from cardwar.agents.ppo_agent import load_model
+
+    path = initial_model_path(config)
+    source = load_model(path, config.game, cache=False)
+    mine, theirs = model.policy.state_dict(), source.policy.state_dict()
+    if mine.keys() != theirs.keys() or any(mine[k].shape != theirs[k].shape for k in mine):
+        raise TrainConfigError(f"init: {str(path)!r} is another network than the policy section names "
+                               f"({config.policy.features}); set the policy to the model's")
+    model.policy.load_state_dict({k: v.to(mine[k].dtype) for k, v in theirs.items()})
 
 
 def warm_start(model: Any, config: TrainConfig, run_dir: Path, progress: bool = True,
@@ -337,9 +368,9 @@ def warm_start(model: Any, config: TrainConfig, run_dir: Path, progress: bool = 
     demos = collect(config.game, im.games, im.teacher, tuple(im.opponents), config.env.scenario,
                     config.env.rules, seed=config.seed * 1_000_003, workers=min(4, os.cpu_count() or 1),
                     progress=progress, folder=folder)
-    if config.env.actions == "steps":  # the teacher plays whole moves; naval-v1's learner fits their steps
-        from cardwar.training.imitation import to_steps
+    from cardwar.training.imitation import to_steps
 
+    if config.env.actions == "steps":  # the teacher plays whole moves; naval-v1's learner fits their steps
         demos = to_steps(demos)
 
     def fit_saved() -> str:
@@ -353,7 +384,24 @@ def warm_start(model: Any, config: TrainConfig, run_dir: Path, progress: bool = 
     status.enter("imitation (fitting the policy)", saved=fit_saved,
                  announce=f"imitation: fitting the policy to {len(demos):,} moves ({im.epochs} epochs)")
     stats = pretrain(model.policy, demos, im.epochs, im.batch_size, im.learning_rate, seed=config.seed,
-                     progress=progress, state_path=folder / "fit.pt", targets=im.targets)
+                     progress=progress, state_path=folder / "fit.pt", targets=im.targets, value_coef=im.value_coef)
+    for round_ in range(1, im.dagger_rounds + 1):  # DAgger: the fitted policy plays, the teacher labels
+        from cardwar.training.imitation import join
+
+        status.enter(f"imitation (DAgger round {round_}: the learner's games)",
+                     saved=lambda: "the teacher's games, earlier rounds and this round's finished games are kept")
+        extra = collect(config.game, max(im.games // 2, 2), im.teacher, tuple(im.opponents), config.env.scenario,
+                        config.env.rules, seed=config.seed * 1_000_003 + 10_000_000 * round_,
+                        workers=min(4, os.cpu_count() or 1), progress=progress, folder=folder / f"dagger_{round_}",
+                        learner=model)
+        demos = join([demos, to_steps(extra) if config.env.actions == "steps" else extra])
+        status.enter(f"imitation (DAgger round {round_}: fitting)",
+                     saved=lambda: "the teacher's games, the DAgger games and the fit's last epoch are kept",
+                     announce=f"imitation: DAgger round {round_}, fitting to {len(demos):,} moves")
+        stats = pretrain(model.policy, demos, im.epochs, im.batch_size, im.learning_rate, seed=config.seed,
+                         progress=progress, state_path=folder / f"fit_dagger_{round_}.pt", targets=im.targets,
+                         value_coef=im.value_coef)
+        stats["dagger_round"] = round_
     (run_dir / "imitation.json").write_text(json.dumps(stats, indent=2))
 
 

@@ -211,6 +211,10 @@ def _configs(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from cardwar.cli.bench import MissingExtra
 
+    if args.time_to_strength:
+        from cardwar.cli.time_to_strength import main as time_to_strength
+
+        return time_to_strength(args)
     try:
         if args.training:
             from cardwar.cli.bench_training import run_training_bench
@@ -435,6 +439,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="steps/s of short MaskablePPO runs (learning included) beside the PettingZoo SB3 tutorial")
     bench.add_argument("--steps", type=_number(int, 64, "--steps"), default=8192,
                        help="--training: steps per measured run (default 8192)")
+    bench.add_argument("--time-to-strength", metavar="GAME",
+                       help="minutes and env steps until the learner scores 0.90 vs random and 0.60 vs the heuristic, "
+                            "ours beside the PettingZoo SB3 tutorial's pipeline (naval or hexwar)")
+    from cardwar.cli.time_to_strength import add_arguments as time_to_strength_arguments
+
+    time_to_strength_arguments(bench)
     bench.set_defaults(func=_bench)
     engine = sub.add_parser("engine", help="serve an agent over the JSON-lines engine protocol on stdin/stdout "
                                            "(docs/engine-protocol.md)")

@@ -12,7 +12,9 @@ A run lives in ``runs/<game>__<name>__<seed>__<time>/``:
 - ``eval.csv`` and ``curve.png`` (score rate against ``heuristic`` and ``random``);
 - ``imitation/`` while a warm start is under way (the teacher's games played so far, the fit after
   each epoch), replaced by ``imitation.json`` (the fit) and the step-0 checkpoint once it is done;
-- ``final.zip`` when the run reaches its step budget (after a final evaluation).
+- ``final.zip`` when the run reaches its step budget (after a final evaluation);
+- ``cpu.json``: the CPU seconds the run has cost, the trainer's and its workers', added up over every
+  session (resume) of it: what a model cost to make.
 
 A run goes through phases: imitation data collection and fitting (if ``imitation.games``),
 then self-play (PPO, with evaluations), then a final evaluation. Ctrl-C or SIGTERM in any of
@@ -26,17 +28,21 @@ the same saving.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 import shlex
 import shutil
 import sys
 import time
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import yaml
 
-from cardwar.training.callbacks import RunCallback, RunStatus, save_atomically, save_checkpoint
+from cardwar.training.callbacks import (RunCallback, RunStatus, save_atomically, save_checkpoint,
+                                        write_json_atomically)
 from cardwar.training.config import TrainConfig, TrainConfigError, config_from_dict, yaml_problem
 from cardwar.training.interrupts import RunInterrupted, save_on_interrupt
 from cardwar.training.selfplay_env import SelfPlayEnv
@@ -282,6 +288,31 @@ def resume(run_dir: Path, total_steps: int | None = None, progress: bool = True,
     return run_dir
 
 
+def cpu_seconds() -> float:
+    """CPU seconds (user + system) of this process and of its workers that have ended."""
+    import resource
+
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+@contextlib.contextmanager
+def count_cpu(run_dir: Path, start: float) -> Iterator[None]:
+    """Add this session's CPU time (the trainer's and its ended workers') to the run's ``cpu.json``, however the
+    session ends (a ``kill -9`` loses that session's share): the total a model cost, across resumes."""
+    try:
+        yield
+    finally:
+        path = run_dir / "cpu.json"
+        try:
+            before = json.loads(path.read_text()) if path.is_file() else {}
+        except (OSError, ValueError):
+            before = {}
+        record = {"cpu_seconds": round(float(before.get("cpu_seconds", 0.0)) + cpu_seconds() - start, 1),
+                  "sessions": int(before.get("sessions", 0)) + 1}
+        write_json_atomically(path, record)
+
+
 def resume_command(config: TrainConfig, run_dir: Path) -> str:
     """The command that goes on with ``run_dir``."""
     return shlex.join(["cardwar", "train", config.game, "--resume", str(run_dir)])
@@ -299,7 +330,8 @@ def _run(config: TrainConfig, run_dir: Path, progress: bool) -> None:
     # each other for a busy core cost far more than they give (an imitation epoch took 2.3x longer on 2
     # threads than on 1 on this 2-core machine with one other busy process), so it takes half the cores.
     torch.set_num_threads(max(1, min(threads, (os.cpu_count() or 2) // 2)))
-    with save_on_interrupt():
+    cpu_start = cpu_seconds()
+    with save_on_interrupt(), count_cpu(run_dir, cpu_start):
         try:
             if not checkpoints(run_dir):
                 _start(config, run_dir, progress, status)

@@ -55,3 +55,14 @@ def test_a_warm_start_with_dagger_rounds_fits_the_teachers_and_the_learners_game
                                                             "opponents": ["random"], "epochs": 1}),
                   runs_root=tmp_path / "plain", progress=False)
     assert fit["examples"] > json.loads((alone / "imitation.json").read_text())["examples"]
+
+
+def test_a_run_adds_up_its_cpu_time_over_its_sessions(tiny, tmp_path):
+    from cardwar.training.trainer import resume
+
+    run = train(tiny("naval", total_steps=128), runs_root=tmp_path, progress=False)
+    first = json.loads((run / "cpu.json").read_text())
+    assert first["sessions"] == 1 and first["cpu_seconds"] > 0
+    resume(run, total_steps=256, progress=False)
+    second = json.loads((run / "cpu.json").read_text())
+    assert second["sessions"] == 2 and second["cpu_seconds"] > first["cpu_seconds"]

@@ -134,7 +134,7 @@ class raw_env(naval_v0.raw_env):  # noqa: N801 (PettingZoo naming)
 
     def __init__(self, render_mode: str | None = None, rules: dict | NavalConfig | None = None,
                  render_viewer: str | None = None) -> None:
-        self._base: tuple[tuple[int, int, int], np.ndarray] | None = None
+        self._base: tuple[tuple[int, int, int], np.ndarray] | None = None  # (position, seat) -> its features
         super().__init__(render_mode=render_mode, rules=rules, render_viewer=render_viewer)
 
     def _new_state(self, seeder: np.random.Generator) -> StepState:
@@ -142,12 +142,15 @@ class raw_env(naval_v0.raw_env):  # noqa: N801 (PettingZoo naming)
         return StepState(NavalState.new_game(self.config, int(seeder.integers(2**63))))
 
     def _encode(self, seat: int) -> np.ndarray:
-        obs = np.zeros(OBS_SIZE, dtype=np.float32)
-        key = (id(self.state.engine), self.state.engine.move_number, seat)
-        if self._base is None or self._base[0] != key:  # a move's second step: the position has not changed
-            self._base = (key, encode_observation(self.state.information_view(seat)))
-        obs[:PENDING_OFFSET] = self._base[1]
-        encode_pending(self.state, seat, obs)
+        state = self.state
+        engine = state.engine
+        key = (id(engine), engine.move_number, seat)
+        base = self._base
+        if base is None or base[0] != key:  # a move's second step: the position has not changed
+            base = self._base = (key, encode_observation(engine.information_view(seat), OBS_SIZE))  # copied each step
+        obs = base[1].copy()
+        if seat == engine.current and not engine.is_terminal():  # encode_pending, inlined
+            write_pending(state.pending, obs)
         return obs
 
     def _render_text(self, viewer: int | str | None) -> str:

@@ -35,22 +35,52 @@ _ALL_CARDS = range(NUM_CARDS)
 OBS_SIZE = GLOBAL_OFFSET + len(GLOBAL_FEATURES)  # 587
 
 
-def encode_observation(v: NavalView) -> np.ndarray:
-    """The float32 observation of ``v.seat`` (a spectator view encodes as seat-less)."""
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+def _ship_features(mine: bool, z: int, c: int) -> tuple[int, int, int, int]:
+    """The four ones a ship writes: its card in my / the enemy's ship plane, then its Seazone's owner,
+    rank and suit features."""
+    base = ZONES_OFFSET + z * ZONE_FEATURES
+    return (NUM_CARDS if mine else 2 * NUM_CARDS) + c, base + (0 if mine else 1), base + 2 + c % 13, base + 15 + c // 13
+
+
+_SHIP = tuple(tuple(tuple(_ship_features(mine, z, c) for c in range(NUM_CARDS)) for z in range(9))
+              for mine in (False, True))  # [mine][zone][card], tabled: the encoder runs every step
+_UNSEEN = tuple(UNSEEN_OFFSET + c for c in range(NUM_CARDS))
+_DISCARD = tuple(3 * NUM_CARDS + c for c in range(NUM_CARDS))
+_SHOWN = tuple(4 * NUM_CARDS + c for c in range(NUM_CARDS))
+_ALL_UNSEEN = np.zeros(OBS_SIZE, dtype=np.float32)
+_ALL_UNSEEN[UNSEEN_OFFSET:UNSEEN_OFFSET + NUM_CARDS] = 1.0  # every card unseen: seen ones are cleared
+_TEMPLATES = {OBS_SIZE: _ALL_UNSEEN}  # size -> _ALL_UNSEEN and zeros after it
+
+
+def encode_observation(v: NavalView, size: int = OBS_SIZE) -> np.ndarray:
+    """The float32 observation of ``v.seat`` (a spectator view encodes as seat-less); a ``size`` above
+    :data:`OBS_SIZE` leaves zeros after it, for the features an env adds (naval-v1's pending step).
+
+    It starts from every card unseen and clears the cards the seat sees (its hand, the ships, the
+    discards, its face-down attack card); every other feature is set by one index list, from tables
+    (tests/naval/test_env_speed_equivalence.py checks it against a feature-by-feature encoder).
+    """
+    template = _TEMPLATES.get(size)
+    if template is None:
+        template = _TEMPLATES[size] = np.zeros(size, dtype=np.float32)
+        template[:OBS_SIZE] = _ALL_UNSEEN
+    obs = template.copy()
     me = v.seat
-    idx = list(v.hand)
+    hand = v.hand
+    idx = [*hand]
+    seen = [*map(_UNSEEN.__getitem__, hand)]
+    owner, cards = v.board_owner, v.board_card
     for z in range(9):
-        o = v.board_owner[z]
-        if o < 0:
-            continue
-        c = v.board_card[z]
-        mine = o == me
-        idx.append((NUM_CARDS if mine else 2 * NUM_CARDS) + c)
-        base = ZONES_OFFSET + z * ZONE_FEATURES
-        idx += [base + (0 if mine else 1), base + 2 + c % 13, base + 15 + c // 13]
-    idx += [3 * NUM_CARDS + c for c in v.discards]
-    idx += [4 * NUM_CARDS + c for c in v.mulligan_shown]
+        o = owner[z]
+        if o >= 0:
+            idx += _SHIP[o == me][z][cards[z]]
+            seen.append(_UNSEEN[cards[z]])
+    discards = v.discards
+    if discards:
+        idx += map(_DISCARD.__getitem__, discards)
+        seen += map(_UNSEEN.__getitem__, discards)
+    if v.mulligan_shown:
+        idx += map(_SHOWN.__getitem__, v.mulligan_shown)
     g = GLOBAL_OFFSET
     if me is not None:
         idx.append(g + me)
@@ -63,27 +93,25 @@ def encode_observation(v: NavalView) -> np.ndarray:
     if pa is not None:
         if pa.own_card >= 0:
             idx.append(5 * NUM_CARDS + pa.own_card)
+            seen.append(_UNSEEN[pa.own_card])
         idx.append(g + 17)
         if pa.attacker == me:
             idx.append(g + 18)
-        idx += [g + 19 + pa.src, g + 28 + pa.dst, g + 37 + int(pa.style)]
+        idx += (g + 19 + pa.src, g + 28 + pa.dst, g + 37 + int(pa.style))
         if pa.deck_card_drawn:
             idx.append(g + 40)
-    idx += [g + 41 + z for z in v.royal_flush_candidates]
+    if v.royal_flush_candidates:
+        idx += [g + 41 + z for z in v.royal_flush_candidates]
     if me is not None and v.mulligan_choices[me] is not None:
         idx.append(g + 50)
         if v.mulligan_choices[me]:
             idx.append(g + 51)
-    seen = set(v.hand)
-    seen.update(v.board_card)
-    seen.update(v.discards)
-    if pa is not None:
-        seen.add(pa.own_card)
-    idx += [UNSEEN_OFFSET + c for c in _ALL_CARDS if c not in seen]
-    obs[idx] = 1.0
+    obs[np.fromiter(idx, np.intp, len(idx))] = 1.0  # an array first: numpy indexes with a list more slowly
+    if seen:
+        obs[np.fromiter(seen, np.intp, len(seen))] = 0.0
     other = 0 if me is None else 1 - me
     obs[g + 9:g + 17] = (v.actions_taken / 2, v.deployed, v.attacked, v.turn == 1, min(v.turn / 20, 1.0),
-                         min(v.deck_count / 38, 1.0), min(len(v.hand) / 26, 1.0),
+                         min(v.deck_count / 38, 1.0), min(len(hand) / 26, 1.0),
                          min(v.hand_counts[other] / 26, 1.0))  # 26: the most one captain can hold
     return obs
 

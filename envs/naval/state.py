@@ -57,6 +57,14 @@ class PendingAttack(NamedTuple):
     """Face-down Broadside draw, -1 if none."""
 
 
+_LANE_ZONES = tuple(tuple(tuple(zone_at(c, lane, d) for d in range(3)) for lane in range(3)) for c in range(2))
+"""``[captain][lane]``: the Sealane's Seazones from the captain's Seaport forward (tabled for the hot paths)."""
+_ATTACK_LINES = tuple(tuple((dst, ATTACK_LINE_BASE[src][dst * 2], ATTACK_LINE_BASE[src][dst * 2 + 1],
+                             is_horizontal(src, dst)) for dst in NEIGHBOURS[src]) for src in range(NUM_ZONES))
+"""``[src]``: (dst, first id of the normal attack, of the Broadside / Ramming, whether the line is a Row) for
+every line from ``src``, in increasing id order."""
+
+
 def max_game_steps(config: NavalConfig) -> int:
     """Upper bound on decisions in one game.
 
@@ -154,40 +162,51 @@ class NavalState:
         in "the next Seazone towards the Opponent" along an unbroken chain of own ships."""
         out = []
         owner = self.owner
-        for lane in range(3):
-            for d in range(3):
-                z = zone_at(captain, lane, d)
+        for lane in _LANE_ZONES[captain]:
+            for z in lane:
                 if owner[z] != captain:
                     if owner[z] == -1:
                         out.append(z)
                     break
         return out
 
+    def action_parts(self) -> tuple[list[int], list[int], list[int]]:
+        """The ACTION phase's legal moves of :attr:`current_player` in parts: (the hand, sorted; the Seazones
+        a Deploy may use, ascending, empty once a ship was deployed this turn; the first ids of the attack
+        lines that may be declared, :data:`ATTACK_LINE_BASE` entries in increasing order, empty once attacked).
+
+        :meth:`legal_actions` is every deploy (card, zone), every attack (line + card) and ``pass``;
+        naval-v1's steps read the parts directly (a card then a zone, a line then a card).
+        """
+        p = self.current
+        hand = sorted(self.hands[p])
+        if not hand:
+            return hand, [], []
+        zones = [] if self.deployed else sorted(self.deployable_zones(p))
+        lines: list[int] = []
+        if not self.attacked:
+            owner, enemy = self.owner, 1 - p
+            deck_count, empty_deck = len(self.deck), self.config.broadside_empty_deck
+            for src in range(NUM_ZONES):
+                if owner[src] != p:
+                    continue
+                for dst, normal, special, horizontal in _ATTACK_LINES[src]:
+                    if owner[dst] != enemy:
+                        continue
+                    lines.append(normal)
+                    if special_attack_allowed(owner, p, src, dst, horizontal, deck_count, empty_deck):
+                        lines.append(special)
+        return hand, zones, lines
+
     def legal_actions(self) -> list[int]:
         """Sorted ids of every legal action for :attr:`current_player`."""
         phase, p = self.phase, self.current
         if phase == Phase.ACTION:
             # Generated in increasing id order: cards sorted, zones and lines ascending.
-            hand = sorted(self.hands[p])
-            acts = []
-            if not self.deployed and hand:
-                zones = sorted(self.deployable_zones(p))
-                acts += [c * NUM_ZONES + z for c in hand for z in zones]
-            if not self.attacked and hand:
-                owner = self.owner
-                for src in range(NUM_ZONES):
-                    if owner[src] != p:
-                        continue
-                    bases = ATTACK_LINE_BASE[src]
-                    for dst in NEIGHBOURS[src]:
-                        if owner[dst] != 1 - p:
-                            continue
-                        base = bases[dst * 2]
-                        acts += [base + c for c in hand]
-                        if special_attack_allowed(owner, p, src, dst, is_horizontal(src, dst), len(self.deck),
-                                                  self.config.broadside_empty_deck):
-                            base = bases[dst * 2 + 1]
-                            acts += [base + c for c in hand]
+            hand, zones, lines = self.action_parts()
+            acts = [c * NUM_ZONES + z for c in hand for z in zones]
+            for base in lines:
+                acts += [base + c for c in hand]
             acts.append(PASS)
             return acts
         if phase == Phase.DEFEND:

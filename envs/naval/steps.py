@@ -27,7 +27,7 @@ from cardwar.envs.naval.actions import (
 from cardwar.envs.doc_pages import fill, id_range, markdown_table
 from cardwar.envs.naval.cards import NUM_CARDS, card_to_str, parse_card
 from cardwar.envs.naval.seemap import EDGES, NUM_ZONES, is_horizontal, parse_zone, zone_letter
-from cardwar.envs.naval.state import IllegalActionError, NavalState
+from cardwar.envs.naval.state import IllegalActionError, NavalState, Phase
 
 CARD_BASE = 0
 ZONE_BASE = CARD_BASE + NUM_CARDS  # 52
@@ -57,6 +57,8 @@ STEPS_OF: tuple[tuple[int, ...], ...] = tuple(_steps_of(a) for a in range(NUM_AC
 """The steps of every flat action id."""
 
 _ACTION_OF: dict[tuple[int, ...], int] = {steps: a for a, steps in enumerate(STEPS_OF)}
+_FIRST: tuple[int, ...] = tuple(steps[0] for steps in STEPS_OF)
+_SECOND: tuple[int, ...] = tuple(steps[1] if len(steps) > 1 else -1 for steps in STEPS_OF)  # -1: a one-step move
 
 
 def step_to_string(step: int) -> str:
@@ -101,6 +103,42 @@ def steps_to_action(steps: tuple[int, ...]) -> int | None:
     return _ACTION_OF.get(tuple(steps))
 
 
+def _entry_of(legal: list[int], pending: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """(the legal next steps, sorted; the moves of more steps that begin with ``pending``) from the legal moves."""
+    n = len(pending)
+    if n == 0:  # every move has a first step
+        return sorted(set(map(_FIRST.__getitem__, legal))), legal
+    if n == 1:  # the moves of two steps that begin with the pending one
+        first = pending[0]
+        moves = [a for a in legal if _FIRST[a] == first and _SECOND[a] >= 0]
+        return sorted(set(map(_SECOND.__getitem__, moves))), moves
+    return [], []  # no move has more than two steps
+
+
+def _action_entry(parts: tuple[list[int], list[int], list[int]],
+                  pending: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """:func:`_entry_of` in the ACTION phase, from the engine's parts: a deploy is a card of the hand then a
+    zone, an attack a line then a card of the hand, ``pass`` one step (the same steps, without listing the
+    hand x (zones + lines) moves)."""
+    hand, zones, lines = parts
+    n = len(pending)
+    if n == 0:
+        steps = hand[:] if zones else []  # card steps are CARD_BASE + card = the card
+        steps += [LINE_BASE + (base - ATTACK_BASE) // NUM_CARDS for base in lines]
+        steps.append(STEP_PASS)
+        return steps, []  # the moves of a first step: only needed for one-step moves, checked by the engine
+    if n == 1:
+        first = pending[0]
+        if first < ZONE_BASE:  # a deploy's card
+            if zones and first in hand:
+                return [ZONE_BASE + z for z in zones], [first * NUM_ZONES + z for z in zones]
+        elif LINE_BASE <= first < STEP_NODEFEND:  # an attack's line
+            base = ATTACK_BASE + (first - LINE_BASE) * NUM_CARDS
+            if base in lines:
+                return hand[:], [base + c for c in hand]
+    return [], []
+
+
 class StepState:
     """A naval game played step by step: the engine's state and the steps taken towards the next move.
 
@@ -110,7 +148,8 @@ class StepState:
 
     def __init__(self, engine: NavalState, pending: tuple[int, ...] = (), steps_taken: int = 0) -> None:
         self.engine, self.pending, self.move_number = engine, tuple(pending), steps_taken
-        self._legal: tuple[int, dict] | None = None
+        # (engine move number, its ACTION-phase parts or None, pending -> (next steps, moves))
+        self._legal: tuple[int, Any, dict[tuple[int, ...], tuple[list[int], list[int]]]] | None = None
 
     # the engine's state, as it is between moves
     def __getattr__(self, name: str) -> Any:  # turn, phase, result, winner, config, hands...
@@ -118,10 +157,10 @@ class StepState:
 
     @property
     def current_player(self) -> int:
-        return self.engine.current_player
+        return self.engine.current  # NavalState.current_player, one call fewer (the env reads it every step)
 
     def is_terminal(self) -> bool:
-        return self.engine.is_terminal()
+        return self.engine.phase == Phase.GAME_OVER  # NavalState.is_terminal, one call fewer
 
     def returns(self) -> Any:
         return self.engine.returns()
@@ -133,32 +172,35 @@ class StepState:
         return StepState(self.engine.clone(), self.pending, self.move_number)
 
     # ---------------------------------------------------------------- steps
-    def _table(self) -> dict[tuple[int, ...], tuple[list[int], list[int]]]:
-        """For the engine's position: each possible ``pending`` -> (the legal next steps, the moves they begin).
-
-        Built once a position, from the engine's legal moves, so each step's mask is a lookup."""
-        key = self.engine.move_number
-        if self._legal is None or self._legal[0] != key:
-            nexts: dict[tuple[int, ...], set[int]] = {}
-            moves: dict[tuple[int, ...], list[int]] = {}
-            for a in self.engine.legal_actions():
-                steps = STEPS_OF[a]
-                for n in range(len(steps)):
-                    nexts.setdefault(steps[:n], set()).add(steps[n])
-                    moves.setdefault(steps[:n], []).append(a)
-            table = {p: (sorted(nexts[p]), moves[p]) for p in nexts}
-            self._legal = (key, table)
-        return self._legal[1]
+    def _entry(self) -> tuple[list[int], list[int]]:
+        """For the engine's position and the pending steps: (the legal next steps, sorted; the legal moves of
+        more steps than the pending ones that begin with them). Built once a (position, pending) pair and
+        then looked up; in the ACTION phase straight from the engine's :meth:`~NavalState.action_parts`
+        (hand, zones, lines), elsewhere from its legal moves."""
+        engine = self.engine
+        key = engine.move_number
+        cache = self._legal
+        if cache is None or cache[0] != key:
+            parts = engine.action_parts() if engine.phase == Phase.ACTION else None
+            cache = self._legal = (key, parts, {})
+        entries = cache[2]
+        pending = self.pending
+        entry = entries.get(pending)
+        if entry is None:
+            parts = cache[1]
+            entry = _action_entry(parts, pending) if parts is not None else _entry_of(engine.legal_actions(), pending)
+            entries[pending] = entry
+        return entry
 
     def completions(self) -> list[int]:
-        """The legal flat moves that begin with the pending steps."""
-        entry = self._table().get(self.pending)
-        return entry[1] if entry else []
+        """The legal flat moves that begin with the pending steps (and have more steps than those)."""
+        if not self.pending:
+            return self.engine.legal_actions()
+        return self._entry()[1]
 
     def legal_actions(self) -> list[int]:
         """The legal steps now: those that begin or continue a legal move."""
-        entry = self._table().get(self.pending)
-        return list(entry[0]) if entry else []
+        return list(self._entry()[0])
 
     def is_legal(self, step: int) -> bool:
         return 0 <= step < NUM_STEPS and step in self.legal_actions()
@@ -166,14 +208,15 @@ class StepState:
     def apply_action(self, step: int, validate: bool = True) -> int | None:
         """Take ``step``; when it completes a move, the move is played. Returns the flat move played, or None."""
         step = int(step)
-        if validate and not self.is_legal(step):
+        if validate and not (0 <= step < NUM_STEPS and step in self._entry()[0]):
             name = step_to_string(step) if 0 <= step < NUM_STEPS else f"step id {step}"
             after = f" after {', '.join(map(step_to_string, self.pending))}" if self.pending else ""
             raise IllegalActionError(f"{name!r} is not a legal step now{after}; legal: "
                                      f"{', '.join(map(step_to_string, self.legal_actions()))}")
         steps = (*self.pending, step)
         action = _ACTION_OF.get(steps)
-        if action is not None and action not in self.completions():  # ``card 4D`` defends only when defending
+        # ``card 4D`` defends only when defending: a one-step move is made only if it is legal
+        if action is not None and not (action in self._entry()[1] if self.pending else self.engine.is_legal(action)):
             action = None
         self.move_number += 1
         if action is not None:

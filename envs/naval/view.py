@@ -79,12 +79,14 @@ class NavalView(NamedTuple):
             mc = tuple(c if p == seat else None for p, c in enumerate(s.mulligan_choices))
         else:
             mc = tuple(s.mulligan_choices)
-        return cls(seat, s.phase, s.active, s.current, s.first_player, s.turn, s.actions_taken, s.deployed,
-                   s.attacked, tuple(s.hands[seat]) if seat is not None else (), tuple(s.owner), tuple(s.ship),
-                   tuple(s.discards), len(s.deck), (len(s.hands[0]), len(s.hands[1])), pending, mc,  # type: ignore[arg-type]
-                   tuple(s.mulligan_shown), tuple(s.rf_candidates), s.last_battle, s.winner,
-                   copy.deepcopy(s.result) if s.result is not None else None, s.config,
-                   (s.rf_picks_left, s.rf_cut, s.rf_loser, s.rf_winner_zone))
+        # tuple.__new__: the NamedTuple without its Python-level __new__ (a view is built every step)
+        return tuple.__new__(cls, (
+            seat, s.phase, s.active, s.current, s.first_player, s.turn, s.actions_taken, s.deployed,
+            s.attacked, tuple(s.hands[seat]) if seat is not None else (), tuple(s.owner), tuple(s.ship),
+            tuple(s.discards), len(s.deck), (len(s.hands[0]), len(s.hands[1])), pending, mc,
+            tuple(s.mulligan_shown), tuple(s.rf_candidates), s.last_battle, s.winner,
+            copy.deepcopy(s.result) if s.result is not None else None, s.config,
+            (s.rf_picks_left, s.rf_cut, s.rf_loser, s.rf_winner_zone)))
 
     def unseen_cards(self) -> list[int]:
         """Cards this seat cannot see: the deck, the other hand and face-down cards of the other side."""

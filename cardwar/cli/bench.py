@@ -1,10 +1,10 @@
 """``cardwar bench``: random legal play through the AEC API, naval-v0/v1, hexwar-v0 and skirmish-v0 beside PettingZoo's
-classic envs.
+classic envs, and the raw envs (no wrappers) beside connect_four_v3's raw env; :data:`TARGETS` are issue 22's.
 
 Every env runs the same loop (``env.last()``, a masked ``action_space.sample``,
 ``env.step``) with PettingZoo's standard wrappers, in interleaved rounds so that
-machine noise hits all of them alike. The figure that matters is each ratio to
-a peer measured in the same run.
+machine noise hits all of them alike, timed on the process's CPU clock (:data:`CLOCK`). The figure
+that matters is each ratio to a peer measured in the same run.
 """
 
 from __future__ import annotations
@@ -57,6 +57,18 @@ def _naval_raw_env():
     from cardwar.envs import naval_v0
 
     return naval_v0.raw_env()
+
+
+def _naval_v1_raw_env():
+    from cardwar.envs import naval_v1
+
+    return naval_v1.raw_env()
+
+
+def _hexwar_raw_env():
+    from cardwar.envs import hexwar_v0
+
+    return hexwar_v0.raw_env()
 
 
 def _connect_four_raw_env():
@@ -154,18 +166,32 @@ def _api_floor_env():
 ENVS: dict[str, Callable] = {"naval_v0": _naval_env, "naval_v1": _naval_v1_env, "hexwar_v0": _hexwar_env,
                              "skirmish_v0": _skirmish_env, "connect_four_v3": _connect_four_env,
                              "texas_holdem_v4": _texas_holdem_env, "api_floor": _api_floor_env,
-                             "naval_v0_raw": _naval_raw_env, "connect_four_v3_raw": _connect_four_raw_env}
+                             "naval_v0_raw": _naval_raw_env, "naval_v1_raw": _naval_v1_raw_env,
+                             "hexwar_v0_raw": _hexwar_raw_env, "connect_four_v3_raw": _connect_four_raw_env}
 """Every env but the ``_raw`` ones runs with PettingZoo's standard wrappers."""
+
+TARGETS: tuple[tuple[str, str, float], ...] = (
+    ("naval_v1", "connect_four_v3", 1.0), ("hexwar_v0", "connect_four_v3", 0.6),
+    ("naval_v0_raw", "connect_four_v3_raw", 1.0), ("naval_v1_raw", "connect_four_v3_raw", 1.0),
+    ("hexwar_v0_raw", "connect_four_v3_raw", 1.0),
+)
+"""Issue 22's env-speed targets: (env, peer measured in the same run, least steps/s ratio env / peer)."""
+
+
+CLOCK = time.process_time
+"""The bench's clock: this process's CPU time, so that other work on a shared machine (which takes the
+CPU away from the bench, in bursts) does not count as any env's time; on an idle machine it reads as
+the wall clock does."""
 
 
 def random_play(env, seconds: float, seed: int) -> tuple[int, float, int]:
-    """Play random legal moves for about ``seconds``; returns (steps, elapsed, games)."""
+    """Play random legal moves for about ``seconds`` of :data:`CLOCK`; returns (steps, elapsed, games)."""
     env.reset(seed=seed)
     for i, agent in enumerate(env.possible_agents):
         env.action_space(agent).seed(seed + i)
     steps = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = CLOCK()
+    while CLOCK() - start < seconds:
         for agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             action = None if term or trunc else env.action_space(agent).sample(obs["action_mask"])
@@ -173,7 +199,7 @@ def random_play(env, seconds: float, seed: int) -> tuple[int, float, int]:
             steps += 1
         games += 1
         env.reset()
-    return steps, time.perf_counter() - start, games
+    return steps, CLOCK() - start, games
 
 
 def _engine_steps_per_second(seconds: float) -> float:
@@ -181,15 +207,15 @@ def _engine_steps_per_second(seconds: float) -> float:
     from cardwar.envs.naval import NavalState
 
     rng = np.random.default_rng(0)
-    steps, start, g = 0, time.perf_counter(), 0
-    while time.perf_counter() - start < seconds:
+    steps, start, g = 0, CLOCK(), 0
+    while CLOCK() - start < seconds:
         s = NavalState.new_game(seed=g)
         g += 1
         while not s.is_terminal():
             legal = s.legal_actions()
             s.apply_action(legal[int(rng.integers(len(legal)))])
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (CLOCK() - start)
 
 
 def measure(seconds: float = 6.0, rounds: int = 3) -> dict:
@@ -219,6 +245,10 @@ def measure(seconds: float = 6.0, rounds: int = 3) -> dict:
         "skirmish_ratio": {k: round(rates["skirmish_v0"] / rates[k], 3)
                            for k in ("connect_four_v3", "texas_holdem_v4")},
         "naval_v1_ratio": {k: round(rates["naval_v1"] / rates[k], 3) for k in ("connect_four_v3", "texas_holdem_v4")},
+        "raw_ratio": {k: round(rates[k] / rates["connect_four_v3_raw"], 3)
+                      for k in ("naval_v0_raw", "naval_v1_raw", "hexwar_v0_raw")},
+        "targets": [{"env": env, "peer": peer, "ratio": round(rates[env] / rates[peer], 3), "target": target,
+                     "met": rates[env] / rates[peer] >= target} for env, peer, target in TARGETS],
         "naval_engine_steps_per_second": round(_engine_steps_per_second(seconds / rounds), 1),
         "seconds_per_env": seconds, "rounds": rounds,
         "python": platform.python_version(), "machine": platform.machine(),
@@ -244,4 +274,8 @@ def run_bench(seconds: float = 6.0, rounds: int = 3, as_json: bool = False) -> d
           f"{res['naval_v1_ratio']['connect_four_v3']:.2f}x")
     print("api_floor: a do-nothing env with naval's spaces and the same wrappers (the ceiling for any env);")
     print("_raw: raw_env without PettingZoo's wrappers (the ratio compares naval_v0_raw with connect_four_v3_raw)")
+    print("issue 22's env-speed targets (env / peer, same run):")
+    for t in res["targets"]:
+        print(f"  {t['env']:<14} / {t['peer']:<20} {t['ratio']:.2f}x   target >= {t['target']:.1f}x   "
+              f"{'met' if t['met'] else 'MISSED'}")
     return res

@@ -34,30 +34,38 @@ P = {name: i for i, name in enumerate(PLANES)}
 NUM_PLANES = len(PLANES)
 OBS_SHAPE = (NUM_PLANES, MAX_HEIGHT, MAX_WIDTH)
 
-_STATIC: dict[int, tuple[Scenario, np.ndarray]] = {}
+_STATIC: dict[int, tuple[Scenario, np.ndarray, tuple[tuple[int, float], ...]]] = {}
 
 
-def _static_planes(sc: Scenario) -> np.ndarray:
-    """Terrain one-hot and the off-map plane of a scenario, built once."""
+def _static_planes(sc: Scenario) -> tuple[np.ndarray, tuple[tuple[int, float], ...]]:
+    """A whole observation holding only the scenario's terrain one-hot and off-map plane (every
+    observation starts as its copy), and each objective's (cell, value / MAX_OBJECTIVE_VALUE); built
+    once a scenario."""
     hit = _STATIC.get(id(sc))
     if hit is not None and hit[0] is sc:
-        return hit[1]
-    planes = np.zeros((len(Terrain) + 1, NUM_CELLS), dtype=np.float32)
+        return hit[1], hit[2]
+    planes = np.zeros((NUM_PLANES, NUM_CELLS), dtype=np.float32)
     for c in range(NUM_CELLS):
         if sc.on_map[c]:
             planes[int(sc.terrain[c]), c] = 1.0
         else:
             planes[len(Terrain), c] = 1.0
+    objectives = tuple((cell_of(o.hex), o.value / MAX_OBJECTIVE_VALUE) for o in sc.objectives)
     if len(_STATIC) > 256:
         _STATIC.clear()
-    _STATIC[id(sc)] = (sc, planes)
-    return planes
+    _STATIC[id(sc)] = (sc, planes, objectives)
+    return planes, objectives
 
 
 def encode_observation(v: HexView, scenario: Scenario) -> np.ndarray:
-    """The (planes, 10, 12) float32 observation of ``v.side``."""
-    obs = np.zeros((NUM_PLANES, NUM_CELLS), dtype=np.float32)
-    obs[:len(Terrain) + 1] = _static_planes(scenario)
+    """The (planes, 10, 12) float32 observation of ``v.side``.
+
+    Values are summed per hex in Python floats and written by one index assignment (the terrain planes
+    come from the scenario's cached copy); tests/hexwar/test_env_speed_equivalence.py checks it bit for
+    bit against a plane-by-plane encoder.
+    """
+    static, objectives = _static_planes(scenario)
+    obs = static.copy()
     flat = obs.reshape(-1)
     me = v.side
     n_order = max(len(v.order), 1)
@@ -67,15 +75,15 @@ def encode_observation(v: HexView, scenario: Scenario) -> np.ndarray:
     own_off = own_off_ready = enemy_off = 0
     order_best: dict[int, float] = {}
     for u in v.units:
+        c = u.cell
         mine = u.side == me
-        if u.cell < 0:
+        if c < 0:
             if mine:
                 own_off += 1
                 own_off_ready += not u.activated
             else:
                 enemy_off += 1
             continue
-        c = u.cell
         k = ((_OWN if mine else _ENEMY) + u.type) * NUM_CELLS + c
         acc[k] = get(k, 0.0) + 0.5
         if u.hits:
@@ -84,44 +92,56 @@ def encode_observation(v: HexView, scenario: Scenario) -> np.ndarray:
         if u.activated:
             k = (_OWN_ACT if mine else _ENEMY_ACT) * NUM_CELLS + c
             acc[k] = get(k, 0.0) + 0.5
-        if u.uid in pos:
+        place = pos.get(u.uid)
+        if place is not None:
             k = (_OWN_ORDER if mine else _ENEMY_ORDER) * NUM_CELLS + c
-            order_best[k] = max(order_best.get(k, 0.0), 1.0 - pos[u.uid] / n_order)
+            order_best[k] = max(order_best.get(k, 0.0), 1.0 - place / n_order)
         if mine and u.hidden:
             acc[_OWN_HIDDEN * NUM_CELLS + c] = 1.0
     acc.update(order_best)
-    cells = {u.uid: u for u in v.units}
     if v.acting >= 0:
-        a = cells[v.acting]
+        a = {u.uid: u for u in v.units}[v.acting]
         if a.cell >= 0:
-            acc[P["acting_unit"] * NUM_CELLS + a.cell] = 1.0
+            acc[_ACTING_UNIT * NUM_CELLS + a.cell] = 1.0
         else:
-            obs[P["acting_offtable"]] = 1.0
-        obs[P["acting_foot"] + int(a.type)] = 1.0
+            obs[_ACTING_OFFTABLE] = 1.0
+        obs[_ACTING_FOOT + int(a.type)] = 1.0
     for c in v.smoke:
-        acc[P["smoke"] * NUM_CELLS + c] = 1.0
-    for o, h in zip(scenario.objectives, v.holders):
-        key = "objective_neutral" if h < 0 else ("objective_mine" if h == me else "objective_enemy")
-        acc[P[key] * NUM_CELLS + cell_of(o.hex)] = o.value / MAX_OBJECTIVE_VALUE
+        acc[_SMOKE * NUM_CELLS + c] = 1.0
+    for (cell, value), h in zip(objectives, v.holders):
+        plane = _OBJ_NEUTRAL if h < 0 else (_OBJ_MINE if h == me else _OBJ_ENEMY)
+        acc[plane * NUM_CELLS + cell] = value
     if v.pending is not None:
+        cells = {u.uid: u.cell for u in v.units}
         t = cells.get(v.pending.target)
-        if t is not None and t.cell >= 0:
-            acc[P["shot_target"] * NUM_CELLS + t.cell] = 1.0
-        for s in v.pending.shooters:
-            if s in cells and cells[s].cell >= 0:
-                acc[P["shot_shooter"] * NUM_CELLS + cells[s].cell] = 1.0
-        obs[P["evade_decision"]] = 1.0
+        if t is not None and t >= 0:
+            acc[_SHOT_TARGET * NUM_CELLS + t] = 1.0
+        for sh in v.pending.shooters:
+            if cells.get(sh, -1) >= 0:
+                acc[_SHOT_SHOOTER * NUM_CELLS + cells[sh]] = 1.0
+        obs[_EVADE] = 1.0
     if acc:
-        flat[list(acc)] = list(acc.values())
-    obs[P["turn_fraction"]] = v.turn / max(v.turns, 1)
+        # float32 values straight from the Python floats (the same rounding as a cast, without numpy's
+        # slower casting assignment)
+        flat[np.fromiter(acc, np.intp, len(acc))] = np.fromiter(acc.values(), np.float32, len(acc))
+    obs[_TURN_FRACTION] = v.turn / max(v.turns, 1)
     if me == 0:
-        obs[P["i_am_blue"]] = 1.0
-    obs[P["own_offtable_artillery"]] = min(own_off / 2.0, 1.0)
-    obs[P["own_offtable_ready"]] = min(own_off_ready / 2.0, 1.0)
-    obs[P["enemy_offtable_artillery"]] = min(enemy_off / 2.0, 1.0)
+        obs[_I_AM_BLUE] = 1.0
+    if own_off:  # constant planes written only when not zero: the copy starts them at zero
+        obs[_OWN_OFF] = min(own_off / 2.0, 1.0)
+        if own_off_ready:
+            obs[_OWN_OFF_READY] = min(own_off_ready / 2.0, 1.0)
+    if enemy_off:
+        obs[_ENEMY_OFF] = min(enemy_off / 2.0, 1.0)
     return obs.reshape(OBS_SHAPE)
 
 
+_ACTING_UNIT, _ACTING_OFFTABLE, _ACTING_FOOT = P["acting_unit"], P["acting_offtable"], P["acting_foot"]
+_SMOKE, _SHOT_TARGET, _SHOT_SHOOTER, _EVADE = P["smoke"], P["shot_target"], P["shot_shooter"], P["evade_decision"]
+_OBJ_NEUTRAL, _OBJ_MINE, _OBJ_ENEMY = P["objective_neutral"], P["objective_mine"], P["objective_enemy"]
+_TURN_FRACTION, _I_AM_BLUE = P["turn_fraction"], P["i_am_blue"]
+_OWN_OFF, _OWN_OFF_READY, _ENEMY_OFF = (P["own_offtable_artillery"], P["own_offtable_ready"],
+                                        P["enemy_offtable_artillery"])
 _OWN, _ENEMY = P["own_foot"], P["enemy_foot"]
 _OWN_HITS, _ENEMY_HITS, _OWN_ACT, _ENEMY_ACT = P["own_hits"], P["enemy_hits"], P["own_activated"], P["enemy_activated"]
 _OWN_ORDER, _ENEMY_ORDER, _OWN_HIDDEN = P["own_order"], P["enemy_order"], P["own_hidden"]

@@ -80,7 +80,7 @@ def state_from_dict(d: dict) -> HexState:
     s.last_shots = tuple(ShotReport(**r) for r in d["last_shots"])
     s.winner, s.result, s.move_number = d["winner"], d["result"], d["move_number"]
     s.public_id = list(d["public_id"])
-    s._moves_memo = None
+    s._moves_memo = s._occ_memo = None
     return s
 
 

@@ -99,7 +99,7 @@ class HexState:
 
     __slots__ = ("scenario", "config", "rng", "side", "utype", "cell", "hits", "activated", "hidden", "card",
                  "deck", "discards", "order", "ptr", "phase", "turn", "smoke", "holders", "pending", "last_shots",
-                 "winner", "result", "move_number", "public_id", "_moves_memo")
+                 "winner", "result", "move_number", "public_id", "_moves_memo", "_occ_memo")
 
     # ------------------------------------------------------------------ setup
     @classmethod
@@ -123,7 +123,7 @@ class HexState:
         s.smoke = []
         s.holders = [o.holder for o in scenario.objectives]
         s.pending, s.last_shots, s.winner, s.result, s.move_number = None, (), None, None, 0
-        s._moves_memo = None
+        s._moves_memo = s._occ_memo = None
         s.phase = HexPhase.ACT
         s._start_turn()
         s._update_holders()
@@ -141,7 +141,7 @@ class HexState:
         c.deck, c.discards, c.order, c.smoke, c.holders = (self.deck[:], self.discards[:], self.order[:],
                                                            self.smoke[:], self.holders[:])
         c.ptr, c.phase, c.turn, c.pending, c.last_shots = self.ptr, self.phase, self.turn, self.pending, self.last_shots
-        c.winner, c.move_number, c._moves_memo = self.winner, self.move_number, None
+        c.winner, c.move_number, c._moves_memo, c._occ_memo = self.winner, self.move_number, None, None
         c.public_id = self.public_id
         c.result = copy.deepcopy(self.result) if self.result is not None else None
         return c
@@ -184,6 +184,18 @@ class HexState:
                 else:
                     here.append(u)
                     here.sort(key=self.public_id.__getitem__)
+        return occ
+
+    def _occupants(self, viewer: int) -> dict[int, list[int]]:
+        """:meth:`known_occupants`, remembered for the current position (listing the legal moves, then
+        making one, reads it twice): a private dict the rules only read, checked against the units' cells
+        and hidden flags as well as the move number."""
+        memo = getattr(self, "_occ_memo", None)  # unset in states other code builds field by field
+        if (memo is not None and memo[0] == self.move_number and memo[1] == viewer and memo[2] == self.cell
+                and memo[3] == self.hidden):
+            return memo[4]
+        occ = self.known_occupants(viewer)
+        self._occ_memo = (self.move_number, viewer, self.cell[:], self.hidden[:], occ)
         return occ
 
     def _blockers(self, viewer: int, occ: dict[int, list[int]]) -> set[int]:
@@ -294,12 +306,13 @@ class HexState:
             return []
         u = self.acting_unit()
         side = self.side[u]
-        occ = self.known_occupants(side)
+        occ = self._occupants(side)
         acts = []
         if self.cell[u] >= 0:
             acts += [MOVE_BASE + c for c in self.moves(u, occ)[0]]
         spotted = self.spotted_cells(side, occ) if STATS[self.utype[u]].fire == FireClass.INDIRECT else None
-        targets = [t for t in range(len(self.cell)) if self.can_shoot(u, t, occ, spotted)]
+        sides = self.side  # can_shoot refuses every unit of the shooter's own side: those are not asked
+        targets = [t for t in range(len(self.cell)) if sides[t] != side and self.can_shoot(u, t, occ, spotted)]
         acts += [SHOOT_BASE + 2 * self.cell[t] + self.slot_of(t, occ) for t in targets]
         if spotted is not None:
             own = {c for v, c in enumerate(self.cell) if c >= 0 and self.side[v] == side}
@@ -372,7 +385,7 @@ class HexState:
             self._end_activation()
             return
         u = self.acting_unit()
-        occ = self.known_occupants(self.side[u])
+        occ = self._occupants(self.side[u])
         if a.kind in (Kind.MOVE, Kind.JOINT_MOVE):
             movers = [u] if a.kind == Kind.MOVE else [u, self.partner(u)]
             self._move(movers, a.cell, occ)  # before the move number changes: reuses this position's search

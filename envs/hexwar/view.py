@@ -40,6 +40,19 @@ class UnitView(NamedTuple):
 
 
 _MAPS: dict[int, tuple] = {}
+_ORDERS: dict[int, tuple[list[int], tuple[int, ...]]] = {}
+
+
+def _by_public_id(pid: list[int]) -> tuple[int, ...]:
+    """The units in public-id order: a game's ids never change (its states share the one list), so the
+    order is sorted once a game (cached by the list's identity, bounded)."""
+    hit = _ORDERS.get(id(pid))
+    if hit is None or hit[0] is not pid:
+        if len(_ORDERS) > 256:
+            _ORDERS.clear()
+        hit = (pid, tuple(sorted(range(len(pid)), key=pid.__getitem__)))
+        _ORDERS[id(pid)] = hit
+    return hit[1]
 
 
 _GENERATED = re.compile(r"random-\d+")
@@ -103,30 +116,35 @@ class HexView(NamedTuple):
     def of(cls, s: HexState, side: int | None, everything: bool = False) -> HexView:
         """The view of ``side`` (None: a spectator); ``everything`` shows hidden units too
         (for omniscient debugging pictures only, never for a player)."""
-        def known(u: int) -> bool:
-            return everything or s.side[u] == side or not s.hidden[u]
-
-        pid = s.public_id
+        pid, sides, cells, hidden = s.public_id, s.side, s.cell, s.hidden
+        n = len(cells)
+        # known[u]: the viewer knows of unit u (its own, or not hidden); one pass, read below
+        known = [True] * n if everything else [sd == side or not h for sd, h in zip(sides, hidden)]
         new = tuple.__new__  # a NamedTuple without its Python-level __new__: views are built every step
-        units = tuple(new(UnitView, (pid[u], s.side[u], s.utype[u], s.cell[u], s.hits[u], s.activated[u],
-                                     s.hidden[u] and (everything or s.side[u] == side), s.card[u]))
-                      for u in sorted(range(len(s.cell)), key=pid.__getitem__)
-                      if s.cell[u] != ELIMINATED and known(u))
-        unknown = sorted(((s.side[u], s.card[u], s.activated[u]) for u in range(len(s.cell))
-                          if s.cell[u] != ELIMINATED and not known(u) and s.card[u] >= 0),
+        utype, hits, activated, card = s.utype, s.hits, s.activated, s.card
+        units = tuple(new(UnitView, (pid[u], sides[u], utype[u], cells[u], hits[u], activated[u],
+                                     hidden[u] and (everything or sides[u] == side), card[u]))
+                      for u in _by_public_id(pid) if cells[u] != ELIMINATED and known[u])
+        unknown = sorted(((sides[u], card[u], activated[u]) for u in range(n)
+                          if not known[u] and cells[u] != ELIMINATED and card[u] >= 0),
                          key=lambda x: card_order_key(x[1]), reverse=True)
         act = s.acting_unit()
-        order = tuple(pid[u] for u in s.order[s.ptr:] if s.alive(u) and not s.activated[u] and known(u))
-        lost = tuple(sum(1 for u in range(len(s.cell)) if s.side[u] == p and s.cell[u] == ELIMINATED)
-                     for p in (0, 1))
+        order = tuple(pid[u] for u in s.order[s.ptr:] if cells[u] != ELIMINATED and not activated[u] and known[u])
+        lost0 = lost1 = 0
+        for u in range(n):
+            if cells[u] == ELIMINATED:
+                if sides[u] == 0:
+                    lost0 += 1
+                elif sides[u] == 1:
+                    lost1 += 1
         pending = None if s.pending is None else PendingShot(tuple(pid[u] for u in s.pending.shooters),
                                                              pid[s.pending.target])
-        shots = tuple(r._replace(shooter=pid[r.shooter], target=pid[r.target]) for r in s.last_shots)
-        return cls(side, s.phase, s.turn, s.scenario.turns, s.current_player,
-                   pid[act] if act >= 0 and known(act) else -1, units, order, tuple(s.smoke), tuple(s.holders),
-                   pending, shots, lost, s.winner,  # type: ignore[arg-type]
-                   copy.deepcopy(s.result) if s.result is not None else None, s.scenario.terrain,
-                   s.scenario.objectives, public_map(s.scenario), s.config, tuple(unknown))
+        shots = tuple(new(ShotReport, (pid[r.shooter], pid[r.target], *r[2:])) for r in s.last_shots)
+        return new(cls, (side, s.phase, s.turn, s.scenario.turns, s.current_player,
+                         pid[act] if act >= 0 and known[act] else -1, units, order, tuple(s.smoke), tuple(s.holders),
+                         pending, shots, (lost0, lost1), s.winner,
+                         copy.deepcopy(s.result) if s.result is not None else None, s.scenario.terrain,
+                         s.scenario.objectives, public_map(s.scenario), s.config, tuple(unknown)))
 
     # ------------------------------------------------------------ JSON
     def to_dict(self) -> dict:

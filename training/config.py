@@ -52,6 +52,9 @@ class EnvSection:
     """``subproc`` (SB3 SubprocVecEnv, one process per env), ``dummy`` (all in the learner's process) or
     ``batched`` (all in the learner's process, the snapshot opponents' moves of every env in one forward pass:
     :mod:`cardwar.training.batched_vec_env`)."""
+    workers: int = 0
+    """``batched``: worker processes the envs are split over, each batching its own share's snapshot
+    opponents (heuristic opponents then use the cores in parallel); 0 keeps them all in the learner's process."""
     actions: str = "moves"
     """``moves`` (one action a move: naval-v0, hexwar-v0) or, for naval, ``steps`` (naval-v1: a move in steps)."""
 
@@ -279,6 +282,10 @@ def _check_env(c: TrainConfig) -> None:
     if c.env.vec_env not in ("subproc", "dummy", "batched"):
         _fail("env.vec_env", f"{c.env.vec_env!r} is not subproc, dummy or batched")
     _at_least(c, "env.n_envs", 1, "environments stepped together")
+    _at_least(c, "env.workers", 0, "processes for vec_env batched; 0: the learner's own")
+    if c.env.workers > 0 and c.env.vec_env != "batched":
+        _fail("env.workers", f"splits vec_env batched's envs over processes; vec_env {c.env.vec_env} has its own "
+                             "(subproc: one per env, dummy: none)")
     if c.env.actions not in ("moves", "steps"):
         _fail("env.actions", f"{c.env.actions!r} is not moves or steps")
     if c.env.actions == "steps" and c.game != "naval":

@@ -98,6 +98,7 @@ render modes, ``human`` added; ``info["action_mask"]``; ``make_vec`` resets in t
 
 from __future__ import annotations
 
+from collections.abc import Callable, Generator
 from typing import Any
 
 import dataclasses
@@ -110,6 +111,22 @@ from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv, Vecto
 
 from cardwar.training.scenario_mix import make_env as make_raw_env
 from cardwar.training.opponents import OpponentPool
+
+
+Request = tuple[dict[str, np.ndarray], Any]
+"""One opponent decision: the observation of the opponent's seat (``observation`` and ``action_mask``) and its
+information view, the two arguments of an agent's ``act``."""
+
+
+def play_out(moves: Generator[Request, int, Any], act: Callable[[Request], int]) -> Any:
+    """Run a :meth:`SelfPlayEnv.reset_moves` / :meth:`~SelfPlayEnv.step_moves` generator to its end, each
+    opponent decision answered by ``act``; its return value."""
+    try:
+        request = next(moves)
+        while True:
+            request = moves.send(act(request))
+    except StopIteration as done:
+        return done.value
 
 
 class _SingleOpponent:
@@ -139,6 +156,7 @@ class SelfPlayEnv(gymnasium.Env):
 
     # Every game's modes, for gymnasium.make's check of the class; an instance lists its own game's exactly.
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 4}
+    _handed: tuple[str, tuple] | None = None  # see hand_over (a class default: envs pickled before it load)
 
     def __init__(self, game: str = "naval", scenario: str | None = None, rules: dict | None = None,
                  opponent: str | OpponentPool = "random", render_mode: str | None = None,
@@ -172,6 +190,22 @@ class SelfPlayEnv(gymnasium.Env):
     # -------------------------------------------------------------- gymnasium API
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         """A new game: a seat and an opponent are drawn, and the opponent moves until it is the learner's turn."""
+        if self._handed is not None:
+            return self._take_handed("reset")
+        return play_out(self.reset_moves(seed=seed, options=options), self.opponent_act)
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """The learner's move, then the opponent's until the learner's turn or the end of the game."""
+        if self._handed is not None:
+            return self._take_handed("step")
+        return play_out(self.step_moves(action), self.opponent_act)
+
+    # -------------------------------------------------------------- the same, one opponent move at a time
+    def reset_moves(self, *, seed: int | None = None,
+                    options: dict | None = None) -> Generator[Request, int, tuple[np.ndarray, dict]]:
+        """:meth:`reset` as a generator: it yields each opponent decision (``(observation, view)`` of the
+        opponent's seat), is sent the opponent's action, and returns what :meth:`reset` returns. A driver
+        that holds many envs (:mod:`cardwar.training.batched_vec_env`) answers several at once."""
         super().reset(seed=seed)
         self._over = False
         while True:
@@ -179,15 +213,15 @@ class SelfPlayEnv(gymnasium.Env):
             self.seat = int(self.np_random.integers(2))
             self.aec.render_viewer = self.agents[self.seat]
             self.opponent_name, self.opponent = self.pool.draw(self.np_random)
-            self._play_opponent()
+            yield from self._opponent_moves()
             if not self.aec.state.is_terminal():
                 break
         obs = self._observe()
         self._render_human()
         return obs, {"seat": self.seat, "opponent": self.opponent_name, "action_mask": self._mask}
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
-        """The learner's move, then the opponent's until the learner's turn or the end of the game."""
+    def step_moves(self, action: int) -> Generator[Request, int, tuple[np.ndarray, float, bool, bool, dict]]:
+        """:meth:`step` as a generator, like :meth:`reset_moves`."""
         state = self.aec.state
         if self._over or state.is_terminal():
             raise RuntimeError("step() called after the game ended; reset() first")
@@ -200,7 +234,7 @@ class SelfPlayEnv(gymnasium.Env):
                     "illegal_action": action, "action_mask": self._mask}
             return self.aec.observe(self.agents[self.seat])["observation"], -1.0, True, False, info
         self.aec.step(action)
-        self._play_opponent()
+        yield from self._opponent_moves()
         obs = self._observe()
         if state_done := self.aec.state.is_terminal():
             reward = float(self.aec.state.returns()[self.seat])  # also when the opponent's move ended it
@@ -209,6 +243,22 @@ class SelfPlayEnv(gymnasium.Env):
             reward, info = 0.0, {"action_mask": self._mask}
         self._render_human()
         return obs, reward, state_done, False, info
+
+    def opponent_act(self, request: Request) -> int:
+        """The opponent drawn for this episode decides ``request`` (its seat's observation and view)."""
+        return self.opponent.act(*request)
+
+    def hand_over(self, kind: str, result: tuple) -> None:
+        """What a driver played out through :meth:`reset_moves` or :meth:`step_moves` (``kind`` "reset" or
+        "step"): the next :meth:`reset` or :meth:`step` returns it as it is, so that the wrappers around this
+        env (``Monitor``) see an ordinary call."""
+        self._handed = (kind, result)
+
+    def _take_handed(self, kind: str) -> tuple:
+        handed, self._handed = self._handed, None
+        if handed[0] != kind:
+            raise RuntimeError(f"{kind}() called while a {handed[0]}'s result was handed over")
+        return handed[1]
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (all False once the game is over)."""
@@ -229,14 +279,15 @@ class SelfPlayEnv(gymnasium.Env):
             self.render()
 
     # -------------------------------------------------------------- internals
-    def _play_opponent(self) -> None:
+    def _opponent_moves(self) -> Generator[Request, int, None]:
+        """The opponent's moves until the learner's turn or the end: each decision is yielded, its action sent in."""
         aec = self.aec
         other = self.agents[1 - self.seat]
         while not aec.state.is_terminal() and aec.state.current_player != self.seat:
-            if self.steps:
-                aec.step_move(self.opponent.act(aec.observe_move(other), aec.view(other)))
+            if self.steps:  # naval-v1's learner: the opponent still plays whole moves
+                aec.step_move((yield aec.observe_move(other), aec.view(other)))
             else:
-                aec.step(self.opponent.act(aec.observe(other), aec.view(other)))
+                aec.step((yield aec.observe(other), aec.view(other)))
 
     def _observe(self) -> np.ndarray:
         obs = self.aec.observe(self.agents[self.seat])

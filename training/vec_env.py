@@ -206,10 +206,16 @@ def _env_factory(game: str, scenario: str | None, rules: dict, mix: dict[str, fl
 
 
 def make_vec_env(config: TrainConfig, in_process: bool = False) -> VecEnv:
-    """``env.n_envs`` self-play envs: in worker processes, or in this one (``vec_env: dummy`` or ``in_process``)."""
+    """``env.n_envs`` self-play envs: in worker processes (``vec_env: subproc``), or in this one (``dummy``, or
+    ``in_process``), or with the snapshot opponents batched (``batched``: in this process,
+    :class:`~cardwar.training.batched_vec_env.BatchedVecEnv`, or split over ``env.workers`` processes)."""
     c = config
     fns = [functools.partial(_env_factory, c.game, c.env.scenario, c.env.rules, c.mix_at(0), c.opponents.heuristic,
                              c.env.actions) for _ in range(c.env.n_envs)]
+    if c.env.vec_env == "batched" and not in_process:
+        from cardwar.training.batched_vec_env import BatchedVecEnv, BatchedWorkersVecEnv
+
+        return BatchedWorkersVecEnv(fns, c.env.workers) if c.env.workers > 0 else BatchedVecEnv(fns)
     if in_process or c.env.vec_env != "subproc" or c.env.n_envs == 1:
         return DummyVecEnv(fns)
     return WorkerVecEnv(fns)

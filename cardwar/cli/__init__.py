@@ -216,6 +216,11 @@ def _bench(args: argparse.Namespace) -> int:
 
         return time_to_strength(args)
     try:
+        if args.profile:
+            from cardwar.cli.bench_training import run_training_profile
+
+            run_training_profile(args.profile, steps=args.steps, rounds=args.rounds, as_json=args.json)
+            return 0
         if args.training:
             from cardwar.cli.bench_training import run_training_bench
 
@@ -439,6 +444,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="steps/s of short MaskablePPO runs (learning included) beside the PettingZoo SB3 tutorial")
     bench.add_argument("--steps", type=_number(int, 64, "--steps"), default=8192,
                        help="--training: steps per measured run (default 8192)")
+    bench.add_argument("--profile", choices=["naval", "hexwar"], metavar="GAME",
+                       help="--training: where a short run of GAME's committed config spends its time (env, "
+                            "opponents, IPC, learner) with each vec env (subproc, dummy, batched, batched:2)")
     bench.add_argument("--time-to-strength", metavar="GAME",
                        help="minutes and env steps until the learner scores 0.90 vs random and 0.60 vs the heuristic, "
                             "ours beside the PettingZoo SB3 tutorial's pipeline (naval or hexwar)")

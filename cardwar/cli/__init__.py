@@ -219,7 +219,14 @@ def _bench(args: argparse.Namespace) -> int:
         if args.profile:
             from cardwar.cli.bench_training import run_training_profile
 
-            run_training_profile(args.profile, steps=args.steps, rounds=args.rounds, as_json=args.json)
+            from cardwar.cli.bench_training import vec_env_kinds
+
+            try:
+                kinds = vec_env_kinds(args.vec_envs)
+            except ValueError as err:
+                raise UsageError(f"--vec-envs: {err}") from None
+            run_training_profile(args.profile, steps=args.steps, rounds=args.rounds, as_json=args.json,
+                                 vec_envs=kinds)
             return 0
         if args.training:
             from cardwar.cli.bench_training import run_training_bench
@@ -446,7 +453,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="--training: steps per measured run (default 8192)")
     bench.add_argument("--profile", choices=["naval", "hexwar"], metavar="GAME",
                        help="--training: where a short run of GAME's committed config spends its time (env, "
-                            "opponents, IPC, learner) with each vec env (subproc, dummy, batched, batched:2)")
+                            "opponents, IPC, learner) with each vec env of --vec-envs")
+    bench.add_argument("--vec-envs", default="subproc,dummy,batched,batched:2", metavar="LIST",
+                       help="--profile: the vec envs compared, the first the reference: subproc, dummy, batched, "
+                            "batched:W (W worker processes), each with an optional @N (N envs, ppo.n_steps scaled "
+                            "to the same rollout); default subproc,dummy,batched,batched:2")
     bench.add_argument("--time-to-strength", metavar="GAME",
                        help="minutes and env steps until the learner scores 0.90 vs random and 0.60 vs the heuristic, "
                             "ours beside the PettingZoo SB3 tutorial's pipeline (naval or hexwar)")

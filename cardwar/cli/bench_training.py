@@ -357,6 +357,7 @@ def profile_run(game: str, vec_env: str, steps: int, phase: str = "last", snapsh
                 model.__class__ = _timed_class(type(model), measured)  # not instance attributes: model.save pickles those
                 timing(callback, "on_rollout_start", "boundary")
                 timing(callback, "on_step", "boundary")
+                venv.env_method("set_pool", snapshots, config.mix_at(0))  # before any game draws its opponent
                 venv.reset()  # warm-up, not measured: the workers start, each env's pool loads the snapshot
                 venv.env_method("profile_zero")
                 _zero_clock()
@@ -414,6 +415,18 @@ def profile_run(game: str, vec_env: str, steps: int, phase: str = "last", snapsh
                 sum(w.get("batched_decisions", 0) for w in workers) / max(1, sum(w.get("batches", 0) for w in workers)),
                 2) if kind == "batched" else 1.0, "n_envs": config.env.n_envs, "n_steps": config.ppo.n_steps,
             **extra}
+
+
+def vec_env_kinds(text: str) -> tuple[str, ...]:
+    """``"subproc,batched:2@32"`` -> the kinds :func:`run_training_profile` compares; ValueError names a bad one."""
+    import re
+
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    bad = [k for k in kinds if not re.fullmatch(r"(subproc|dummy|batched(:[1-9]\d*)?)(@[1-9]\d*)?", k)]
+    if bad or not kinds:
+        raise ValueError(f"{', '.join(bad) or 'nothing given'}: each is subproc, dummy, batched or batched:W "
+                         "(W worker processes), with an optional @N (N envs)")
+    return kinds
 
 
 def run_training_profile(game: str, steps: int = 16384,

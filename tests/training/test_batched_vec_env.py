@@ -231,3 +231,37 @@ def test_make_vec_env_builds_the_batched_envs_from_the_config():
     placeholder = make_vec_env(tiny_config("naval", env={"n_envs": 2, "vec_env": "batched", "workers": 2}),
                                in_process=True)
     assert type(placeholder) is DummyVecEnv  # the trainer's placeholder (spaces only) starts no process
+
+
+def test_the_profile_accounts_for_the_whole_wall_clock_with_each_vec_env(monkeypatch, capsys):
+    """``cardwar bench --training --profile`` on a tiny naval config: the parts add up to each run's wall-clock,
+    IPC only where there are worker processes, the snapshot decisions batched only with ``batched``."""
+    from cardwar.cli import bench_training
+
+    real = bench_training.profile_config
+    tiny = ("env.n_envs=2", "ppo.n_steps=32", "ppo.batch_size=32", "ppo.n_epochs=1", "policy.hidden=16",
+            "policy.embed_dim=8", "opponents.schedule=[{from_step: 0, mix: {snapshots: 1.0}}]")
+    monkeypatch.setattr(bench_training, "profile_config",
+                        lambda game, vec_env, phase, extra=(): real(game, vec_env, phase, (*tiny, *extra)))
+    out = bench_training.run_training_profile("naval", steps=64, vec_envs=("subproc", "dummy", "batched", "batched:2"))
+    text = capsys.readouterr().out
+    assert "where training spends its time: naval" in text and "ratio to subproc" in text
+    for kind, run in out["runs"].items():
+        assert run["steps"] == 64
+        seconds = run["seconds"]
+        assert abs(sum(seconds.values()) - run["wall_s"]) < 0.05  # "other" is the rest, whatever it is
+        assert all(seconds[k] >= 0 for k in ("env", "opponent", "ipc", "learner_update", "boundary"))
+        assert abs(seconds["opponent"] - sum(run["opponent_seconds"].values())) < 0.05
+        assert (seconds["ipc"] > 0) == (kind in ("subproc", "batched:2"))
+        assert set(run["opponent_seconds"]) == {"snapshot (batched)" if kind.startswith("batched") else "snapshot"}
+        assert (run["snapshot_decisions_per_forward_pass"] >= 1.0) and (kind != "dummy"
+                                                                       or run["snapshot_decisions_per_forward_pass"] == 1)
+    assert out["ratio_to_subproc"]["subproc"] == 1.0
+
+
+def test_profile_vec_env_mistakes_are_one_line_and_exit_2(capsys):
+    from cardwar.cli import main
+
+    assert main(["bench", "--training", "--profile", "naval", "--vec-envs", "subproc,fast"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--vec-envs: fast: each is subproc, dummy, batched or batched:W" in err[0]

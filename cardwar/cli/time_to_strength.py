@@ -36,8 +36,8 @@ A level first reached means: the first evaluation (in step order) whose score is
 the level. A pipeline stops when its clock reaches ``--minutes`` (a level it never reached is
 "not reached in M min") or, unless ``--full``, once it has reached every level. Everything goes
 to ``--out`` (``time_to_strength.json``, each pipeline's ``eval.csv`` and run folder), written
-as it happens: a killed bench goes on where it was when run again with the same ``--out``, and
-its figures can be read back with ``--report``.
+as it happens: a killed bench goes on where it was when run again with the same ``--out`` (a larger ``--minutes``
+extends the budget), and its figures can be read back with ``--report``.
 """
 
 from __future__ import annotations
@@ -223,21 +223,10 @@ class Pipeline:
         log.close()
 
     def _resumed_clock(self) -> float:
-        """The clock at the checkpoint ``--resume`` starts from: its recorded time, or for a checkpoint the
-        bench never saw (a kill's), the last seen one's plus the run's own seconds between them (which also
-        count stopped time: an overestimate, against the pipeline)."""
-        found = self._checkpoint_states()
-        if not found:
-            return 0.0
-        step, info = found[-1]
-        seen = self.state.checkpoints
-        if str(step) in seen:
-            return seen[str(step)]["active"]
-        known = [(int(s), c) for s, c in seen.items() if int(s) < step]
-        if not known:
-            return float(info.get("seconds", 0.0))
-        s, c = max(known)
-        return c["active"] + max(0.0, float(info.get("seconds", 0.0)) - c["run_seconds"])
+        """The clock a resumed pipeline goes on from: where it stood when the bench last saved (at the end of
+        each slice, and when it stopped the trainer). The trainer goes on from its last checkpoint, so the
+        work it redoes since then counts on its clock, as it would for a user whose run was interrupted."""
+        return self.state.active
 
     def _checkpoint_states(self) -> list[tuple[int, dict]]:
         if not self.state.run_dir:

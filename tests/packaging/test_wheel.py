@@ -282,6 +282,11 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
      SKIP + "the optional [rllib] extra and minutes of Ray; tests/training/test_rllib.py runs short ones", None),
     ("cardwar train naval --backend rllib --ray-address HEAD_IP:6379 --set num_env_runners=16 --steps 2000000",
      SKIP + "a Ray cluster of several machines", None),
+    ("cardwar bench --time-to-strength naval --minutes 34",
+     "cardwar bench --time-to-strength naval --minutes 0.2 --eval-every 2048 --eval-games 2 --slice 2 "
+     "--set total_steps=2048 --set ours:imitation.games=1 --set ours:env.n_envs=2 --set ours:ppo.n_steps=1024",
+     None),
+    ("cardwar bench --time-to-strength naval --report", "cardwar bench --time-to-strength naval --report", None),
     ("cardwar serve", SKIP + "a server that runs until stopped; tests/serve/ start it", None),
     (".venv/bin/cardwar serve", SKIP + "a server that runs until stopped; tests/serve/ start it", None),
     (".venv/bin/cardwar serve --host 0.0.0.0 --port 8080 --db /var/lib/cardwar/sessions.db "

@@ -279,3 +279,48 @@ def run_bench(seconds: float = 6.0, rounds: int = 3, as_json: bool = False) -> d
         print(f"  {t['env']:<14} / {t['peer']:<20} {t['ratio']:.2f}x   target >= {t['target']:.1f}x   "
               f"{'met' if t['met'] else 'MISSED'}")
     return res
+
+
+def step_breakdown(names: list[str], seconds: float = 4.0, rounds: int = 8) -> dict[str, dict[str, float]]:
+    """Where a step's time goes, env by env: microseconds of :data:`CLOCK` per step in ``env.last()``, the
+    masked ``sample``, ``env.step`` and the rest (resets, the loop), from the interleaved round with the
+    fewest microseconds per step (the least disturbed one)."""
+    from cardwar.envs.naval import hand_strength
+
+    hand_strength([0])
+    envs = {name: ENVS[name]() for name in names}
+    best: dict[str, dict[str, float]] = {}
+    for r in range(rounds):
+        for name, env in envs.items():
+            env.reset(seed=r)
+            for i, agent in enumerate(env.possible_agents):
+                env.action_space(agent).seed(r + i)
+            steps, t_last, t_sample, t_step = 0, 0.0, 0.0, 0.0
+            start = CLOCK()
+            while CLOCK() - start < seconds / rounds:
+                for agent in env.agent_iter():
+                    t0 = CLOCK()
+                    obs, _, term, trunc, _ = env.last()
+                    t1 = CLOCK()
+                    action = None if term or trunc else env.action_space(agent).sample(obs["action_mask"])
+                    t2 = CLOCK()
+                    env.step(action)
+                    t3 = CLOCK()
+                    t_last, t_sample, t_step, steps = t_last + t1 - t0, t_sample + t2 - t1, t_step + t3 - t2, steps + 1
+                env.reset()
+            total = CLOCK() - start
+            row = {k: round(1e6 * v / steps, 1) for k, v in
+                   (("total", total), ("last", t_last), ("sample", t_sample), ("step", t_step),
+                    ("rest", total - t_last - t_sample - t_step))}
+            if name not in best or row["total"] < best[name]["total"]:
+                best[name] = row
+    return best
+
+
+if __name__ == "__main__":  # python -m cardwar.cli.bench ENV... : the per-step breakdown (issue 22)
+    import sys
+
+    rows = step_breakdown(sys.argv[1:] or ["naval_v1", "connect_four_v3", "naval_v1_raw", "connect_four_v3_raw"])
+    print(f"{'env':<22}" + "".join(f"{k + ' us':>11}" for k in ("total", "last", "sample", "step", "rest")))
+    for name, row in rows.items():
+        print(f"{name:<22}" + "".join(f"{v:>11.1f}" for v in row.values()))

@@ -49,7 +49,7 @@ def determinize(v: HexView, rng: np.random.Generator) -> HexState:
         s.pending = PendingShot(tuple(index[u] for u in v.pending.shooters if u in index), index[v.pending.target])
     s.last_shots, s.winner, s.result, s.move_number = (), None, None, 0
     s.public_id = list(range(len(s.cell)))
-    s._moves_memo = None
+    s._moves_memo = s._occ_memo = None
     return s
 
 

@@ -234,7 +234,8 @@ class Pipeline:
         found = []
         for path in Path(self.state.run_dir, "checkpoints").glob("state_*.json"):
             try:
-                found.append((int(path.stem.split("_")[1]), json.loads(path.read_text()) | {"_mtime": path.stat().st_mtime}))
+                info = json.loads(path.read_text()) | {"_mtime": path.stat().st_mtime}
+                found.append((int(path.stem.split("_")[1]), info))
             except (ValueError, OSError, json.JSONDecodeError):
                 continue
         return sorted(found, key=lambda x: x[0])
@@ -365,7 +366,8 @@ def format_table(data: dict[str, Any]) -> str:
     lines = [f"time to strength, {data['game']}: {data['eval_games']} games against each opponent every "
              f"{data['eval_every']:,} steps, held-out seeds {data['eval_seed']}+"
              + (f" on {data['eval_scenario']}" if data["eval_scenario"] else "") + f"; budget {m:g} min each",
-             "", "| pipeline | level | minutes | env steps | minutes with its evaluations |", "|---|---|---:|---:|---:|"]
+             "", "| pipeline | level | minutes | env steps | minutes with its evaluations |",
+             "|---|---|---:|---:|---:|"]
     for name, row in data["pipelines"].items():
         for level, hit in row["levels"].items():
             if hit is None:

@@ -359,6 +359,7 @@ def profile_run(game: str, vec_env: str, steps: int, phase: str = "last", snapsh
                 timing(callback, "on_step", "boundary")
                 venv.env_method("set_pool", snapshots, config.mix_at(0))  # before any game draws its opponent
                 venv.reset()  # warm-up, not measured: the workers start, each env's pool loads the snapshot
+                measured.update(dict.fromkeys(measured, 0.0))
                 venv.env_method("profile_zero")
                 _zero_clock()
                 start = time.perf_counter()

@@ -206,8 +206,8 @@ class Pipeline:
         """Start the trainer (a new run, or ``--resume`` of the run folder), running: a slice begins."""
         log = (self.out / self.name / "train.log").open("a")
         cmd = [sys.executable, "-m", "cardwar", "train", self.game, "--quiet"]
-        if self.state.run_dir and Path(self.state.run_dir, "checkpoints").is_dir() \
-                and any(Path(self.state.run_dir, "checkpoints").glob("state_*.json")):
+        if self.state.run_dir and Path(self.state.run_dir, "config.yaml").is_file():
+            # the trainer resumes a run in any phase, its imitation included (no checkpoint needed)
             cmd += ["--resume", self.state.run_dir]
             self.base = self._resumed_clock()
         else:
@@ -499,6 +499,9 @@ def run(game: str, minutes: float = 30.0, out: Path | None = None, plot_path: Pa
             state.minutes = minutes
         else:
             print(f"note: going on with the bench in {out}", file=sys.stderr)
+        if (eval_every, eval_games, per) != (state.eval_every, state.eval_games, state.sets):
+            print(f"note: {out} keeps the settings it started with (--eval-every {state.eval_every}, "
+                  f"--eval-games {state.eval_games}, its --set); the ones given now are not used", file=sys.stderr)
     else:
         scenario = _check_configs(game, per, configs, eval_every)
         out.mkdir(parents=True, exist_ok=True)

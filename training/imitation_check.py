@@ -64,7 +64,12 @@ def _model(config: Any, out: Path) -> Any:
     from cardwar.training.trainer import new_model
     from cardwar.training.vec_env import make_vec_env
 
-    return new_model(config, make_vec_env(config, in_process=True), out)
+    model = new_model(config, make_vec_env(config, in_process=True), out)
+    if config.init:  # as the run does: the fit goes on from the model ``init`` names
+        from cardwar.training.trainer import load_initial_weights
+
+        load_initial_weights(model, config)
+    return model
 
 
 def _demos(config: Any, games: int, seed: int, scenario: str | None, folder: Path, workers: int,
@@ -80,6 +85,7 @@ def _demos(config: Any, games: int, seed: int, scenario: str | None, folder: Pat
 def check(config: Any, out: Path, games: int, test_games: int, eval_games: int, dagger: int, workers: int,
           command: str) -> dict[str, Any]:
     """Run the check (see the module docstring); the report, also written to ``out/report.json``."""
+    from cardwar.training.callbacks import write_json_atomically
     from cardwar.training.evaluate import evaluate
     from cardwar.training.imitation import _accuracy, join, pretrain
 
@@ -127,17 +133,11 @@ def check(config: Any, out: Path, games: int, test_games: int, eval_games: int, 
         report["rounds"].append({"round": round_, "examples": len(demos), "curve": curve, "scores": scores,
                                  "minutes": (time.perf_counter() - start) / 60})
         model.save(out / f"imitated_{round_}.zip")
-        _write(out / "report.json", report)
+        write_json_atomically(out / "report.json", report)
         if round_ < dagger:
             parts.append(_demos(config, max(games // 2, 2), config.seed * 1_000_003 + 10_000_000 * (round_ + 1),
                                 config.env.scenario, out / f"dagger_{round_ + 1}", workers, learner=model))
     return report
-
-
-def _write(path: Path, data: dict) -> None:
-    tmp = path.with_suffix(".partial")
-    tmp.write_text(json.dumps(data, indent=2, default=str))
-    tmp.replace(path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,16 +160,28 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.game not in game_names():
             raise UsageError(f"unknown game {args.game!r}; choose from {', '.join(game_names())}")
-        for name in ("games", "test_games", "eval_games", "workers", "dagger"):
+        least = {"games": 1, "test_games": 1, "eval_games": 2, "workers": 1, "dagger": 0}
+        for name, low in least.items():
             value = getattr(args, name)
-            if value is not None and value < (1 if name in ("games", "workers") else 0):
-                raise UsageError(f"--{name.replace('_', '-')} must be at least {1 if name in ('games', 'workers') else 0}")
+            if value is not None and value < low:
+                raise UsageError(f"--{name.replace('_', '-')} must be at least {low}")
+        try:
+            args.out.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise UsageError(f"--out {args.out}: cannot make the folder ({err.strerror})") from None
         config = load_config(_training_config(args.config, args.game), args.set)
         if config.game != args.game:
             raise UsageError(f"the config is for {config.game}, not {args.game}")
     except (UsageError, TrainConfigError) as err:
         print(f"imitation_check: error: {err}", file=sys.stderr)
         return 2
+    import os
+
+    import torch
+
+    # as the trainer does: torch threads waiting on each other for busy cores cost far more than they give
+    # (a fit here ran five times slower on 2 threads than on 1 with the machine's 2 cores busy)
+    torch.set_num_threads(max(1, (os.cpu_count() or 2) // 2))
     games = args.games or config.imitation.games or 1000
     dagger = config.imitation.dagger_rounds if args.dagger is None else args.dagger
     command = "python -m cardwar.training.imitation_check " + " ".join(sys.argv[1:] if argv is None else argv)

@@ -210,8 +210,9 @@ def train(config: TrainConfig, runs_root: Path = Path("runs"), progress: bool = 
     return run_dir
 
 
-def check_env_settings(config: TrainConfig) -> None:
-    """Fail before any folder or process is made if the scenario, rule options or an agent are wrong."""
+def check_env_settings(config: TrainConfig, init: bool = True) -> None:
+    """Fail before any folder or process is made if the scenario, rule options, an agent or (``init``) the
+    model to start from are wrong."""
     from cardwar.envs.hexwar.config import HexConfigError
     from cardwar.envs.hexwar.scenario import ScenarioError
     from cardwar.envs.naval import ConfigError
@@ -230,13 +231,8 @@ def check_env_settings(config: TrainConfig) -> None:
         SelfPlayEnv(config.game, scenario=config.env.scenario, rules=config.env.rules, actions=config.env.actions)
     except bad_env as err:
         raise TrainConfigError(f"env: {err}") from None
-    if config.init:
-        from cardwar.agents.ppo_agent import load_model
-
-        try:
-            load_model(initial_model_path(config), config.game, cache=False)
-        except AgentSpecError as err:
-            raise TrainConfigError(f"init: {err}") from None
+    if config.init and init:
+        check_initial_model(config)
     if config.eval.games > 0:
         try:
             SelfPlayEnv(config.game, scenario=eval_scenario(config), rules=config.env.rules)
@@ -278,8 +274,8 @@ def resume(run_dir: Path, total_steps: int | None = None, progress: bool = True,
         tmp = run_dir / "config.yaml.partial"  # the new budget is the run's from now on
         tmp.write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
         tmp.replace(run_dir / "config.yaml")
-    check_env_settings(config)
     found = checkpoints(run_dir)
+    check_env_settings(config, init=not found)  # once a checkpoint holds the weights, init is not read again
     where = f"step {found[0][1]['num_timesteps']}" if found else "the start"
     with (run_dir / "command.txt").open("a") as f:
         f.write(shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]]) + f"   # resumed at {where}\n")
@@ -366,17 +362,34 @@ def initial_model_path(config: TrainConfig) -> Path:
     return pretrained_path(config.game) if config.init == "ppo" else Path(str(config.init))
 
 
-def load_initial_weights(model: Any, config: TrainConfig) -> None:
-    """Copy the weights of the ``init`` model into ``model`` (a one-line error when it is another network)."""
+def _initial_state(model: Any, config: TrainConfig) -> dict:
+    """The ``init`` model's weights, checked to fit ``model``'s network (a one-line error otherwise)."""
     from cardwar.agents.ppo_agent import load_model
+    from cardwar.agents.spec import AgentSpecError
 
     path = initial_model_path(config)
-    source = load_model(path, config.game, cache=False)
+    try:
+        source = load_model(path, config.game, cache=False)
+    except AgentSpecError as err:
+        raise TrainConfigError(f"init: {err}") from None
     mine, theirs = model.policy.state_dict(), source.policy.state_dict()
     if mine.keys() != theirs.keys() or any(mine[k].shape != theirs[k].shape for k in mine):
         raise TrainConfigError(f"init: {str(path)!r} is another network than the policy section names "
                                f"({config.policy.features}); set the policy to the model's")
-    model.policy.load_state_dict({k: v.to(mine[k].dtype) for k, v in theirs.items()})
+    return {k: v.to(mine[k].dtype) for k, v in theirs.items()}
+
+
+def check_initial_model(config: TrainConfig) -> None:
+    """Refuse a missing ``init`` model, or one of another network, before any folder is made."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        _initial_state(new_model(config, make_vec_env(config, in_process=True), Path(tmp)), config)
+
+
+def load_initial_weights(model: Any, config: TrainConfig) -> None:
+    """Copy the weights of the ``init`` model into ``model``."""
+    model.policy.load_state_dict(_initial_state(model, config))
 
 
 def warm_start(model: Any, config: TrainConfig, run_dir: Path, progress: bool = True,

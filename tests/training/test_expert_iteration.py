@@ -43,6 +43,7 @@ def test_a_missing_or_mismatched_init_model_is_one_line(tiny, tmp_path):
     with pytest.raises(TrainConfigError, match="another network"):
         train(tiny("naval", init=str(run / "final.zip"), policy={"features": "mlp", "net_arch": [8]}),
               runs_root=tmp_path / "b", progress=False)
+    assert not (tmp_path / "b").exists() or not any((tmp_path / "b").iterdir())  # refused before a run folder
 
 
 def test_a_warm_start_with_dagger_rounds_fits_the_teachers_and_the_learners_games(tiny, tmp_path):

@@ -153,6 +153,13 @@ def test_the_check_reports_agreement_and_scores_and_refuses_bad_input_in_one_lin
     assert "unknown game" in capsys.readouterr().err
     assert main(["naval", "--games", "0", "--out", str(tmp_path)]) == 2
     assert main(["naval", "--set", "imitation.epochs=zero", "--out", str(tmp_path)]) == 2
+    assert main(["naval", "--test-games", "0", "--out", str(tmp_path)]) == 2
+    assert main(["naval", "--eval-games", "1", "--out", str(tmp_path)]) == 2
+    (tmp_path / "a_file").write_text("")
+    assert main(["naval", "--out", str(tmp_path / "a_file" / "report")]) == 2
+    err = capsys.readouterr().err
+    assert "--test-games must be at least 1" in err and "--eval-games must be at least 2" in err
+    assert "cannot make the folder" in err and "Traceback" not in err
     out = tmp_path / "check"
     code = main(["naval", "--games", "4", "--test-games", "2", "--eval-games", "2", "--workers", "1",
                  "--set", "imitation.epochs=1", "--set", "imitation.teacher=heuristic:samples=4",

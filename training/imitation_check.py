@@ -85,8 +85,6 @@ def _demos(config: Any, games: int, seed: int, scenario: str | None, folder: Pat
 def check(config: Any, out: Path, games: int, test_games: int, eval_games: int, dagger: int, workers: int,
           command: str) -> dict[str, Any]:
     """Run the check (see the module docstring); the report, also written to ``out/report.json``."""
-    from cardwar.training.callbacks import write_json_atomically
-    from cardwar.training.evaluate import evaluate
     from cardwar.training.imitation import _accuracy, join, pretrain
 
     out.mkdir(parents=True, exist_ok=True)
@@ -105,6 +103,7 @@ def check(config: Any, out: Path, games: int, test_games: int, eval_games: int, 
           f"irreducible disagreement {report['label_conflicts']['irreducible_disagreement']:.3f}", file=sys.stderr)
     model = _model(config, out)
     everything = np.arange(len(test))
+    before = _earlier_rounds(out / "report.json", eval_games)
     parts = [train]
     for round_ in range(dagger + 1):
         demos = join(parts)
@@ -120,24 +119,50 @@ def check(config: Any, out: Path, games: int, test_games: int, eval_games: int, 
         pretrain(model.policy, demos, im.epochs, im.batch_size, im.learning_rate, seed=config.seed,
                  state_path=out / f"fit_{round_}.pt", targets=im.targets, value_coef=im.value_coef,
                  on_epoch=measured)
-        if not curve:  # the fit was already finished (a check run again): measure it once
-            measured(im.epochs, {"accuracy": float("nan")})
-        scores = {}
-        for opponent in (im.teacher, "random"):
-            point = evaluate(model, config.game, opponent, eval_games, HELD_OUT_SEED, 0, scenario=held_scenario,
-                             rules=config.env.rules, workers=workers)
-            scores[opponent] = {"score": point.score, "low": point.low, "high": point.high, "games": point.games,
-                                "wins": point.wins, "draws": point.draws, "losses": point.losses}
-            print(f"round {round_}: imitated policy vs {opponent}: {point.score:.3f} ({point.low:.3f}-"
-                  f"{point.high:.3f}, {point.games} games)", file=sys.stderr)
-        report["rounds"].append({"round": round_, "examples": len(demos), "curve": curve, "scores": scores,
-                                 "minutes": (time.perf_counter() - start) / 60})
-        model.save(out / f"imitated_{round_}.zip")
-        write_json_atomically(out / "report.json", report)
+        earlier = before.get(round_)
+        if not curve and earlier is not None and earlier["examples"] == len(demos):
+            report["rounds"].append(earlier)  # a check run again: this round was fitted and measured already
+            print(f"round {round_}: kept from {out / 'report.json'}", file=sys.stderr)
+        else:
+            _measure(model, config, out, round_, demos, curve, measured, eval_games, workers, start, report)
         if round_ < dagger:
             parts.append(_demos(config, max(games // 2, 2), config.seed * 1_000_003 + 10_000_000 * (round_ + 1),
                                 config.env.scenario, out / f"dagger_{round_ + 1}", workers, learner=model))
     return report
+
+
+def _measure(model: Any, config: Any, out: Path, round_: int, demos: Any, curve: list, measured: Any,
+             eval_games: int, workers: int, start: float, report: dict[str, Any]) -> None:
+    """Score a round's fitted policy against its teacher and random, save it and the report."""
+    from cardwar.training.callbacks import write_json_atomically
+    from cardwar.training.evaluate import evaluate
+
+    im = config.imitation
+    held_scenario = config.eval.scenario or config.env.scenario
+    if not curve:  # the fit was already finished but never measured: measure it once
+        measured(im.epochs, {"accuracy": float("nan")})
+    scores = {}
+    for opponent in (im.teacher, "random"):
+        point = evaluate(model, config.game, opponent, eval_games, HELD_OUT_SEED, 0, scenario=held_scenario,
+                         rules=config.env.rules, workers=workers)
+        scores[opponent] = {"score": point.score, "low": point.low, "high": point.high, "games": point.games,
+                            "wins": point.wins, "draws": point.draws, "losses": point.losses}
+        print(f"round {round_}: imitated policy vs {opponent}: {point.score:.3f} ({point.low:.3f}-"
+              f"{point.high:.3f}, {point.games} games)", file=sys.stderr)
+    report["rounds"].append({"round": round_, "examples": len(demos), "curve": curve, "scores": scores,
+                             "minutes": (time.perf_counter() - start) / 60})
+    model.save(out / f"imitated_{round_}.zip")
+    write_json_atomically(out / "report.json", report)
+
+
+def _earlier_rounds(path: Path, eval_games: int) -> dict[int, dict[str, Any]]:
+    """The rounds a check run before in this folder measured with as many games (a rerun keeps them)."""
+    try:
+        rounds = json.loads(path.read_text())["rounds"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    return {r["round"]: r for r in rounds
+            if all(s.get("games") == eval_games + eval_games % 2 for s in r.get("scores", {}).values())}
 
 
 def main(argv: list[str] | None = None) -> int:

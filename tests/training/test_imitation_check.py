@@ -174,3 +174,17 @@ def test_the_check_reports_agreement_and_scores_and_refuses_bad_input_in_one_lin
         assert r["scores"]["heuristic:samples=4"]["games"] == 2 and r["scores"]["random"]["games"] == 2
     assert (out / "imitated_1.zip").is_file()
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["vs_random"] == second["scores"]["random"]["score"]
+
+
+def test_a_check_run_again_keeps_the_rounds_it_measured_and_adds_the_new_ones(tmp_path, capsys):
+    out = tmp_path / "check"
+    args = ["naval", "--games", "4", "--test-games", "2", "--eval-games", "2", "--workers", "1",
+            "--set", "imitation.epochs=1", "--set", "imitation.teacher=heuristic:samples=4",
+            "--set", "policy.hidden=16", "--out", str(out)]
+    assert main(args + ["--dagger", "0"]) == 0
+    first = json.loads((out / "report.json").read_text())["rounds"]
+    capsys.readouterr()
+    assert main(args + ["--dagger", "1"]) == 0  # one more DAgger round on the same folder
+    again = json.loads((out / "report.json").read_text())["rounds"]
+    assert "round 0: kept from" in capsys.readouterr().err
+    assert again[0] == first[0] and [r["round"] for r in again] == [0, 1] and again[1]["examples"] > first[0]["examples"]

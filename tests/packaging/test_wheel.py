@@ -227,8 +227,6 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
      "cardwar match naval openspiel:ismcts,iterations=10 random --games 2", None),
     ("cardwar match hexwar openspiel:ismcts,iterations=50 heuristic --games 10",
      "cardwar match hexwar openspiel:ismcts,iterations=5 heuristic --games 2", None),
-    ("cardwar train naval --config naval --export agents/pretrained/naval_ppo.zip",
-     f"cardwar train naval --config naval --export agents/pretrained/naval_ppo.zip {TINY_TRAIN}", None),
     ("cardwar match naval ppo:runs/naval__ppo__0__.../final.zip heuristic --games 200 --workers 2",
      "cardwar match naval ppo:{naval_run}/final.zip heuristic --games 2", None),
     ("cardwar train hexwar --config hexwar --export agents/pretrained/hexwar_ppo.zip",
@@ -249,6 +247,35 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
      "cardwar match skirmish heuristic:bounds=false heuristic --games 2 --scenario duel", None),
     ("cardwar match skirmish ppo:runs/skirmish__ppo__0__20261124-215002/checkpoints/model_000000000.zip heuristic "
      "--games 200 ...", SKIP + "a checkpoint of the run docs/training.md describes; the shipped ppo plays above", None),
+    ("python -m cardwar.training.imitation_check hexwar --out runs/imitation/hex_base",
+     "python -m cardwar.training.imitation_check hexwar --out runs/imitation/hex_base --games 2 --test-games 1 --eval-games 2 --workers 1 --set imitation.epochs=1", None),
+    ("python -m cardwar.training.imitation_check hexwar --set policy.distance_fields=true --dagger 1 "
+     "--out runs/imitation/hex_fields",
+     "python -m cardwar.training.imitation_check hexwar --set policy.distance_fields=true --dagger 1 "
+     "--out runs/imitation/hex_fields --games 2 --test-games 1 --eval-games 2 --workers 1 --set imitation.epochs=1", None),
+    ("python -m cardwar.training.imitation_check naval --games 2000 --dagger 2 --out runs/imitation/naval_heuristic",
+     "python -m cardwar.training.imitation_check naval --games 2 --dagger 2 --out runs/imitation/naval_heuristic "
+     "--test-games 1 --eval-games 2 --workers 1 --set imitation.epochs=1", None),
+    ("cardwar train naval --config exit/naval --export runs/exit/naval_next.zip",
+     f"cardwar train naval --config exit/naval --export runs/exit/naval_next.zip {TINY_TRAIN}", None),
+    ("cardwar train naval --config naval --export agents/pretrained/rounds/naval_round0.zip",
+     f"cardwar train naval --config naval --export agents/pretrained/rounds/naval_round0.zip {TINY_TRAIN}", None),
+    ("cardwar train naval --config exit/naval --set init=agents/pretrained/rounds/naval_round0.zip "
+     "--set \"imitation.opponents=[heuristic, 'ppo:agents/pretrained/rounds/naval_round0.zip']\" "
+     "--export agents/pretrained/rounds/naval_round1.zip",
+     "cardwar train naval --config exit/naval --set init=agents/pretrained/rounds/naval_round0.zip "
+     "--set \"imitation.opponents=[heuristic, 'ppo:agents/pretrained/rounds/naval_round0.zip']\" "
+     f"--export agents/pretrained/rounds/naval_round1.zip {TINY_TRAIN}", None),
+    ("cardwar train naval --config exit/naval --set init=agents/pretrained/rounds/naval_round1.zip --set seed=2 "
+     "--set \"imitation.teacher=mcts:seconds=0.2\" "
+     "--set \"imitation.opponents=[heuristic, 'ppo:agents/pretrained/rounds/naval_round1.zip']\" "
+     "--export agents/pretrained/naval_ppo.zip",
+     "cardwar train naval --config exit/naval --set init=agents/pretrained/rounds/naval_round1.zip --set seed=2 "
+     "--set \"imitation.teacher=mcts:seconds=0.2\" "
+     "--set \"imitation.opponents=[heuristic, 'ppo:agents/pretrained/rounds/naval_round1.zip']\" "
+     f"--export agents/pretrained/naval_ppo.zip {TINY_TRAIN}", None),
+    ("cardwar tournament naval_rounds --workers 2",
+     SKIP + "the round models of the checkout (agents/pretrained/rounds/), as the doc says", None),
     ("python -m cardwar.training.parameter_sharing --steps 30000 --out runs/ps_duel",
      "python -m cardwar.training.parameter_sharing --steps 600 --out runs/ps_duel --eval-games 2 --no-progress", None),
     ("cardwar train naval --config best_response/naval --set opponents.heuristic=BOT "

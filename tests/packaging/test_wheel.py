@@ -227,6 +227,8 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
      "cardwar match naval openspiel:ismcts,iterations=10 random --games 2", None),
     ("cardwar match hexwar openspiel:ismcts,iterations=50 heuristic --games 10",
      "cardwar match hexwar openspiel:ismcts,iterations=5 heuristic --games 2", None),
+    ("cardwar train naval --config naval --export agents/pretrained/rounds/naval_round0.zip",
+     f"cardwar train naval --config naval --export agents/pretrained/rounds/naval_round0.zip {TINY_TRAIN}", None),
     ("cardwar match naval ppo:runs/naval__ppo__0__.../final.zip heuristic --games 200 --workers 2",
      "cardwar match naval ppo:{naval_run}/final.zip heuristic --games 2", None),
     ("cardwar train hexwar --config hexwar --export agents/pretrained/hexwar_ppo.zip",
@@ -258,8 +260,6 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
      "--test-games 1 --eval-games 2 --workers 1 --set imitation.epochs=1", None),
     ("cardwar train naval --config exit/naval --export runs/exit/naval_next.zip",
      f"cardwar train naval --config exit/naval --export runs/exit/naval_next.zip {TINY_TRAIN}", None),
-    ("cardwar train naval --config naval --export agents/pretrained/rounds/naval_round0.zip",
-     f"cardwar train naval --config naval --export agents/pretrained/rounds/naval_round0.zip {TINY_TRAIN}", None),
     ("cardwar train naval --config exit/naval --set init=agents/pretrained/rounds/naval_round0.zip "
      "--set \"imitation.opponents=[heuristic, 'ppo:agents/pretrained/rounds/naval_round0.zip']\" "
      "--export agents/pretrained/rounds/naval_round1.zip",
@@ -354,7 +354,7 @@ def test_the_docs_commands_run_from_an_empty_folder(installed):
     for docs, run, stdin in DOCS_RUNS:
         if run.startswith(SKIP):
             continue
-        if "{naval_run}" in run:
+        if "{naval_run}" in run:  # the naval run of the docs' first `cardwar train naval --config naval`
             (naval_run,) = (cwd / "runs").glob("naval__ppo__0__*")
             run = run.replace("{naval_run}", str(naval_run.relative_to(cwd)))
         done = run_command(shlex.split(run), cwd=cwd, env=env, input=stdin, timeout=_DOCS_TIMEOUT)

@@ -367,7 +367,9 @@ def test_skirmish_game_played_by_clicks_to_its_end(server: ServerProcess, page: 
         on_page = sorted(set(page.locator("#board g.hex.clickable").evaluate_all("es => es.map(e => e.dataset.step)")))
         assert on_page == lit  # every hex answer lit, nothing else
         saw_orders |= page.locator("svg.skirmish-map .sk-fire-order, svg.skirmish-map .sk-move-order").count() > 0
-        saw_cards |= page.locator(".sk-drawn .sk-card").count() > 0
+        drawn = len(s["view"]["drawn"][0]) + len(s["view"]["drawn"][1])
+        assert page.locator(".sk-drawn .sk-card").count() == drawn  # this turn's draws, face up, as sent
+        saw_cards |= drawn > 0
         if s["view"]["step"] == "activate":  # the figures to activate are lit, on the map
             saw_activate = True
             assert page.locator("#board g.sk-unit.clickable").count() > 0
@@ -378,7 +380,9 @@ def test_skirmish_game_played_by_clicks_to_its_end(server: ServerProcess, page: 
             shot = None
         play_move(page, rng)
         moves += 1
-    assert moves > 10 and saw_cards and (saw_orders or rules)  # the deck sequence declares no orders
+    # a short duel (random play) may end before a card is drawn where the seat looks: the draws are checked
+    # against the state at every move above; here, that the game was played and (phases) orders were drawn
+    assert moves > 10 and (saw_orders or rules), (moves, saw_cards, saw_orders)  # the deck sequence declares none
     assert saw_activate == (rules.get("sequence") == "deck")
     assert_result_shown(server, page)
     if not rules:

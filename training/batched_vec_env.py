@@ -43,8 +43,8 @@ from stable_baselines3.common.vec_env.base_vec_env import CloudpickleWrapper, Ve
 
 from cardwar.training.opponents import batch_key, batched_ppo_actions
 from cardwar.training.selfplay_env import Request, SelfPlayEnv
-from cardwar.training.vec_env import WorkerVecEnv, _Remote
-from cardwar.training.workers import describe, start, worker_setup
+from cardwar.training.vec_env import WorkerVecEnv
+from cardwar.training.workers import describe, worker_setup
 
 
 def play_out_together(games: list[tuple[SelfPlayEnv, Generator[Request, int, Any]]]) -> list[Any]:
@@ -195,35 +195,14 @@ class BatchedWorkersVecEnv(WorkerVecEnv):
     Indices (``env_method(..., indices=...)``, the stacked observations) are the games' over all workers."""
 
     def __init__(self, env_fns: list[Callable[[], gymnasium.Env]], workers: int) -> None:  # noqa: D107
-        import multiprocessing as mp
-
-        self.waiting = False
-        self.closed = False
         self.shares = _split(len(env_fns), max(1, min(workers, len(env_fns))))
-        self.remotes: list[_Remote] = []  # type: ignore[assignment]
-        self.processes = []
-        self._errors: list[Connection] = []
-        ctx = mp.get_context("fork")
-        parent = os.getpid()
-        try:
-            for k, share in enumerate(self.shares):
-                ours, theirs = ctx.Pipe()
-                err_read, err_write = ctx.Pipe(duplex=False)
-                inherited = [r.conn for r in self.remotes] + self._errors + [err_read, ours]
-                fns = CloudpickleWrapper([env_fns[i] for i in share])
-                self.processes.append(start(_batch_worker, (theirs, err_write, fns, parent, inherited),
-                                            f"batched-env-{k}"))
-                theirs.close()
-                err_write.close()
-                self.remotes.append(_Remote(self, k, ours))
-                self._errors.append(err_read)
-            self.remotes[0].send(("get_spaces", None))
-            observation_space, action_space = self.remotes[0].recv()
-            VecEnv.__init__(self, len(env_fns), observation_space, action_space)
-        except BaseException:
-            self.waiting = True
-            self.close()
-            raise
+
+        def args(k: int, theirs: Connection, ours: Connection, err_write: Connection, parent: int,
+                 inherited: list[Connection]) -> tuple:
+            fns = CloudpickleWrapper([env_fns[i] for i in self.shares[k]])
+            return theirs, err_write, fns, parent, inherited + [ours]  # the worker closes the trainer's end
+
+        self._start_workers(_batch_worker, args, len(self.shares), len(env_fns), "batched-env")
 
     def failure(self, index: int) -> str:  # noqa: D102 - WorkerVecEnv's, named as a batched worker
         return super().failure(index).replace("env worker", "batched env worker", 1)

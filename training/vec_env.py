@@ -73,6 +73,16 @@ class WorkerVecEnv(SubprocVecEnv):
     """SB3's SubprocVecEnv (fork start), whose workers fail loudly, die with the trainer and never hang it."""
 
     def __init__(self, env_fns: list[Callable[[], gymnasium.Env]]) -> None:  # noqa: D107 - not super's
+        def args(k: int, theirs: Connection, ours: Connection, err_write: Connection, parent: int,
+                 inherited: list[Connection]) -> tuple:
+            return theirs, ours, err_write, CloudpickleWrapper(env_fns[k]), parent, inherited
+
+        self._start_workers(_env_worker, args, len(env_fns), len(env_fns), "env")
+
+    def _start_workers(self, target: Callable[..., None], args: Callable[..., tuple], workers: int, num_envs: int,
+                       name: str) -> None:
+        """Fork ``workers`` processes running ``target(*args(k, theirs, ours, err_write, parent, inherited))``,
+        each with its pipe and error pipe, then read the spaces from the first; any failure ends them all."""
         self.waiting = False
         self.closed = False
         ctx = mp.get_context("fork")
@@ -81,19 +91,18 @@ class WorkerVecEnv(SubprocVecEnv):
         self._errors: list[Connection] = []
         parent = os.getpid()
         try:
-            for k, env_fn in enumerate(env_fns):
+            for k in range(workers):
                 ours, theirs = ctx.Pipe()
                 err_read, err_write = ctx.Pipe(duplex=False)
                 inherited = [r.conn for r in self.remotes] + self._errors + [err_read]
-                self.processes.append(start(_env_worker, (theirs, ours, err_write, CloudpickleWrapper(env_fn), parent,
-                                                          inherited), f"env-{k}"))
+                self.processes.append(start(target, args(k, theirs, ours, err_write, parent, inherited), f"{name}-{k}"))
                 theirs.close()
                 err_write.close()
                 self.remotes.append(_Remote(self, k, ours))
                 self._errors.append(err_read)
             self.remotes[0].send(("get_spaces", None))
             observation_space, action_space = self.remotes[0].recv()
-            VecEnv.__init__(self, len(env_fns), observation_space, action_space)
+            VecEnv.__init__(self, num_envs, observation_space, action_space)
         except BaseException:
             self.waiting = True  # do not ask the workers anything: just end them
             self.close()

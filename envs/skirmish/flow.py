@@ -9,6 +9,7 @@ resolved at once; a move runs through ``moving``) -> ... -> ``end_turn`` when th
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from cardwar.envs.skirmish import moving, options, resolve
@@ -17,7 +18,7 @@ from cardwar.envs.skirmish.cards import Suit, card_rank, card_suit
 from cardwar.envs.skirmish.figures import Stance
 from cardwar.envs.skirmish.sight import can_fire_at, fire_range, update_sight
 from cardwar.envs.skirmish.units import Order, Soldier, Tank
-from cardwar.envs.skirmish.vehicles import SPEED_HEXES
+from cardwar.envs.skirmish.vehicles import DECK_FRACTION, SPEED_HEXES
 from cardwar.envs.skirmish.weapons import FIREARMS
 
 if TYPE_CHECKING:
@@ -59,6 +60,15 @@ def advance(s: SkirmishState) -> None:
         guard += 1
         if guard > 100000:
             raise RuntimeError(f"the skirmish made no progress in stage {s.stage}")
+
+
+def ask_again(s: SkirmishState) -> None:
+    """Ask the decision in hand again, from the state as it is now (after a resample of what the seat to
+    move cannot see, :mod:`infostate`): every stage asks the same question of the same position."""
+    if s.over or s.decision is None:
+        return
+    s.decision = None
+    STAGES[s.stage](s)
 
 
 def answer(s: SkirmishState, d: Decision, action: int) -> None:
@@ -396,7 +406,7 @@ def _ask_action_step(s: SkirmishState, *, deck: bool) -> None:
         ask(s, u.side, Step.TARGET, u.uid, legal)
     elif c["step"] == Step.DESTINATION:
         c["paths"] = options.move_paths(s, u, c["action"]) if isinstance(u, Soldier) else \
-            _vehicle_paths(s, u, 1, fraction=3)
+            _vehicle_paths(s, u, 1, fraction=DECK_FRACTION)
         ask(s, u.side, Step.DESTINATION, u.uid, {d: d for d in c["paths"]})
     elif c["step"] == Step.STANCE:
         stances = options.stance_options(s, u, c["action"], c["path"])
@@ -648,13 +658,13 @@ def _vehicle_speeds(v: Tank) -> list[int]:
     return list(v.v.legal_speeds())
 
 
-def _vehicle_paths(s: SkirmishState, v: Tank, speed: int, fraction: int = 1) -> dict[int, tuple[int, ...]]:
+def _vehicle_paths(s: SkirmishState, v: Tank, speed: int, fraction: Fraction | int = 1) -> dict[int, tuple[int, ...]]:
     """Destinations at a speed (an emergency stop included) -> path (§8.1)."""
     from cardwar.envs.skirmish import vehicles
 
     if not v.v.can_move:
         return {}
-    occupied = frozenset(u.cell for u in s.units if u.holds_hex and u is not v)
+    occupied = options.known_taken(s, v.side, but=v)  # never a hex its side cannot know is taken (§9.2)
     return vehicles.vehicle_moves(s.scenario.board, v.v, speed, occupied=occupied, fraction=fraction,
                                   open_doors=s.open_doors)
 

@@ -38,16 +38,30 @@ def path_cost(s: SkirmishState, start: int, path: tuple[int, ...], stance: Stanc
 
 
 def others(s: SkirmishState, u: Soldier | Tank) -> tuple[frozenset[int], frozenset[int]]:
-    """Hexes of enemies the mover's side knows of, and of everything else (friends, vehicles, unseen are not known)."""
+    """Hexes of the enemies the mover's side sees now, and of its own side's units (§4.3, §9.2). An enemy it
+    does not see is not known, figure or vehicle: a plan may run into it, and the move stops short there."""
     enemy, friends = set(), set()
     for o in s.units:
         if o is u or not o.holds_hex:
             continue
         if o.side == u.side:
             friends.add(o.cell)
-        elif o.uid in s.seen[u.side] or isinstance(o, Tank):
+        elif o.uid in s.seen[u.side]:
             enemy.add(o.cell)
     return frozenset(enemy), frozenset(friends)
+
+
+def known_taken(s: SkirmishState, side: int, but: Soldier | Tank | None = None) -> frozenset[int]:
+    """The hexes ``side`` knows to be taken: its own units' and the enemies' it sees now (§9.2). A mask is
+    built from these alone; a hex taken by an unseen enemy is found when a move runs into it (§4.3, §8.1)."""
+    enemy, friends = others(s, but) if but is not None else _taken_by(s, side)
+    return enemy | friends
+
+
+def _taken_by(s: SkirmishState, side: int) -> tuple[frozenset[int], frozenset[int]]:
+    own = frozenset(o.cell for o in s.units if o.holds_hex and o.side == side)
+    seen = frozenset(o.cell for o in s.units if o.holds_hex and o.side != side and o.uid in s.seen[side])
+    return seen, own
 
 
 def soldier_allowance(s: SkirmishState, u: Soldier, mode: str) -> int:
@@ -116,7 +130,7 @@ def _dismount(s: SkirmishState, u: Soldier, mode: str) -> dict[int, tuple[int, .
     v = s.units[u.aboard]
     if mode not in ("walk", "move") or not u.active or v.v.last_speed or v.v.speed:
         return {}
-    board, taken = s.scenario.board, set(s.occupied())
+    board, taken = s.scenario.board, known_taken(s, u.side)
     return {c: (c,) for c in board.neighbours(v.cell) if c not in taken
             and board.crossing(v.cell, c, stance=Stance.STANDING, running=False, open_doors=s.open_doors) is not None}
 

@@ -1,0 +1,82 @@
+"""Unseen obstacles and the masks (RULES.md §4.3, §8.1, §9.2, issue 27).
+
+A mask offers what the seat may believe legal; where an enemy it cannot see stands in the way, the engine
+resolves the surprise as the rules say (the mover stops short). And the deck sequence's vehicle moves a third
+of the 10 mph turn, 10 hexes (RULES.md §8.1).
+"""
+
+from __future__ import annotations
+
+from cardwar.envs.skirmish.actions import GRID, Step
+from tests.skirmish.conftest import act, at, fig, legal, scenario, start, unit
+
+OPEN_24x16 = "\n".join(("" if r % 2 == 0 else " ") + " ".join(["."] * 24) for r in range(16))
+WALLED = OPEN_24x16
+
+
+def distance(a: str, b: str) -> int:
+    return GRID.distance(GRID.parse(a), GRID.parse(b))
+
+
+def tank(hex: str, facing: str = "W", **more) -> dict:
+    return {"name": "Panzer", "kind": "tracked", "armour": "L", "hex": hex, "facing": facing,
+            "weapons": ["lmg"], **more}
+
+
+def test_a_deck_activation_moves_a_vehicle_ten_hexes():
+    """§8.1: "Its `move` activity is a third of the 10 mph turn, 10 hexes". Tank at X8 on an open 24 x 16 map:
+    the farthest destination offered is 10 hexes away, and the tank gets there."""
+    sc = scenario([fig("Able", "A1")], [fig("Red 1", "A16")], map=OPEN_24x16, blue_vehicles=[tank("X8")])
+    s = start(sc, sequence="deck")
+    s.stage, s.decision, s.cursor = "deck", None, {}
+    s.deck = [("vehicle", unit(s, "Panzer").uid)]
+    from cardwar.envs.skirmish import flow
+
+    flow.advance(s)
+    act(s, "X8", "move")
+    assert s.decision.step == Step.DESTINATION
+    far = max(legal(s), key=lambda d: distance("X8", d))
+    assert distance("X8", far) == 10
+    act(s, far)
+    assert at(s, "Panzer") == far
+
+
+def test_a_vehicle_may_plan_through_an_unseen_figure_and_stops_short():
+    """§8.1 and §9.2: the destinations are those the side may believe free. A house hides the hexes behind it;
+    a red figure stands there. Its hex is offered, and in the moves the tank stops in the hex before it (§4.3: "every other occupied hex stops a mover - an enemy it did not know of")."""
+    rows = [". . . . . . . . . .", " . . . W W . . . . .", ". . . W W . . . . .", " . . . W W . . . . .",
+            ". . . . . . . . . .", " . . . . . . . . . ."]
+    sc = scenario([fig("Able", "A3")], [fig("Hidden", "G3"), fig("Red 2", "J6")], map="\n".join(rows),
+                  blue_vehicles=[tank("B3", facing="E")])
+    s = start(sc)
+    panzer, hidden = unit(s, "Panzer"), unit(s, "Hidden")
+    assert hidden.uid not in s.seen[0]
+    from cardwar.envs.skirmish import flow
+
+    while s.decision.unit != panzer.uid:
+        act(s, "stay", "standing", "no_watch")
+    act(s, "speed_1")
+    paths = flow._vehicle_paths(s, panzer, 1)
+    assert "G3" in legal(s)  # the unseen figure's hex is offered
+    path = paths[hidden.cell]
+    act(s, "G3")
+    while s.stage == "declare_move":
+        act(s, "stay", "standing")
+        if s.decision is not None and s.decision.step == Step.WATCH:
+            act(s, "no_watch")
+    before = path[-2]
+    assert panzer.cell == before, (GRID.label(panzer.cell), GRID.label(before))
+    assert at(s, "Hidden") == "G3"
+
+
+def test_a_figure_may_plan_through_an_unseen_vehicle():
+    """§4.3 and §9.2: a figure's destinations leave out only the enemies its side sees; a vehicle it does not see
+    is not known (before issue 27 every enemy vehicle was left out, seen or not)."""
+    rows = [". . . . . . . . . .", " . . . W W . . . . .", ". . . W W . . . . .", " . . . W W . . . . .",
+            ". . . . . . . . . .", " . . . . . . . . . ."]
+    sc = scenario([fig("Able", "B3")], [fig("Red 2", "J6")], map="\n".join(rows),
+                  red_vehicles=[tank("F4", facing="W")])
+    s = start(sc)
+    assert unit(s, "Panzer").uid not in s.seen[0]
+    act(s, "run")
+    assert "F4" in legal(s)

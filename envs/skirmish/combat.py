@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from cardwar.envs.skirmish.cards import card_rank, is_picture, is_red, test_skill
+from cardwar.envs.skirmish.cards import QUEEN, card_rank, is_picture, is_red, test_skill
 from cardwar.envs.skirmish.figures import halve
 from cardwar.envs.skirmish.weapons import (
     AT_WEAPONS, FIREARMS, FIRE_WOUND_EVERY, FULL_AUTO_MAX_TARGETS, FULL_AUTO_PENALTY, FULL_AUTO_ROUNDS, HIGH_EXPLOSIVE,
@@ -277,10 +277,15 @@ def melee_opposed(att_skill: int, def_skill: int, att_card: int, def_card: int) 
     lower card wounds the other (equal cards: both wounded); both fail: nothing" (RULES.md §5.6).
 
     Returns ``(attacker_wounded, defender_wounded)``; cards compare by rank ("Aces are low and low is
-    good!")."""
-    att_ok, def_ok = succeeds(att_skill, att_card), succeeds(def_skill, def_card)
+    good!").
+
+    Lady Luck (RULES.md §3.3) applies to the attacker's card only: a red Queen succeeds whatever the skill and
+    compares as an Ace ("as if an Ace"); a black Queen is the caller's mishap (it never gets here). The
+    defender's Queen, like any picture card, is a failed card."""
+    lucky = card_rank(att_card) == QUEEN and is_red(att_card)
+    att_ok, def_ok = lucky or succeeds(att_skill, att_card), succeeds(def_skill, def_card)
     if att_ok and def_ok:
-        a, d = card_rank(att_card), card_rank(def_card)
+        a, d = 1 if lucky else card_rank(att_card), card_rank(def_card)
         return (a >= d, d >= a)
     return (def_ok, att_ok)
 

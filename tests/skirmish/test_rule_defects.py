@@ -1,0 +1,55 @@
+"""Rule defects found by the hidden-information and rules audit (issue 27, items 4 and 5), each checked from the
+seed's own text or the RULES.md reading it names, played through the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardwar.envs.skirmish.cards import Pack
+from tests.skirmish.conftest import BLUE, RED, act, fig, finish_turn, scenario, stack, start, stay_until_combat, unit
+
+
+def card(text: str) -> int:
+    return Pack.stacked([text]).draw_pile[0]
+
+
+def texts(s) -> list[str]:
+    return [e.text for e in s.events]
+
+
+# ============================================================================ §3.3 Lady Luck in opposed melee
+def opposed_melee(attacker_card: str, defender_card: str, attacker_skill: int = 2, defender_skill: int = 5):
+    """Able (Melee ``attacker_skill``) on A3 attacks Baker (Melee ``defender_skill``) on B3 with ``melee="opposed"``
+    and Lady Luck's Queens in the packs; the attacker draws from Blue's pack, the defender from Red's (§5.6)."""
+    sc = scenario([fig("Able", "A3", skills=attacker_skill)], [fig("Baker", "B3", skills=defender_skill)])
+    s = stay_until_combat(start(sc, melee="opposed", lady_luck=True))
+    act(s, "melee", "B3")
+    stack(s, BLUE, attacker_card)
+    stack(s, RED, defender_card)
+    return finish_turn(s)
+
+
+def test_a_red_queen_wins_an_opposed_melee_when_the_defender_fails():
+    """RULES.md §3.3: Lady Luck applies to "a melee attack (the attacker's card)"; "Red Queen: the action succeeds,
+    whatever the effective skill (as if an Ace)". Able's Melee 2 would never pass a 9; the Queen of Hearts does,
+    and Baker's 9 against 5 fails: Baker is wounded (§5.6 "if one succeeds it wounds the other")."""
+    s = opposed_melee("QH", "9S")
+    assert "Able melee: QH against 2" in texts(s)
+    assert unit(s, "Baker").fig.wounds == 1 and unit(s, "Able").fig.wounds == 0
+
+
+@pytest.mark.parametrize("defender_card, able, baker", [
+    ("3S", 0, 1),   # both succeed: the Queen is an Ace, lower than 3: Baker is wounded
+    ("AS", 1, 1),   # an Ace against the Queen-as-Ace: equal cards, both wounded (§5.6)
+])
+def test_a_red_queen_counts_as_an_ace_when_both_succeed(defender_card, able, baker):
+    """§3.3 "as if an Ace" with §5.6 "if both succeed the lower card wounds the other (equal cards: both wounded)"."""
+    s = opposed_melee("QD", defender_card)
+    assert (unit(s, "Able").fig.wounds, unit(s, "Baker").fig.wounds) == (able, baker)
+
+
+def test_the_defenders_queen_is_a_failed_card_in_opposed_melee():
+    """RULES.md §3.3: "The defender's card in an opposed melee (5.6) is drawn as a skill draw but a Queen there
+    counts as a failed card": Able's 2 against 2 succeeds alone."""
+    s = opposed_melee("2H", "QH")
+    assert unit(s, "Baker").fig.wounds == 1 and unit(s, "Able").fig.wounds == 0

@@ -36,8 +36,9 @@ SPEED_HEXES = tuple(m // METRES_PER_HEX for m in SPEED_METRES)
 STOP_HEXES = tuple(-(-m // METRES_PER_HEX) for m in STOP_METRES)
 """A distance that "must" be moved rounds up (RULES.md §8.1): 3, 7, 10 hexes."""
 DECK_FRACTION = Fraction(1, 3)
-"""RULES.md §8.1, deck sequence: "an activation moves it up to a third of the table's distance (10, 20, 33
-hexes) with a third of the stopping distance (1, 3, 4 hexes, rounded up)"."""
+"""RULES.md §8.1, deck sequence: a vehicle's ``move`` activity is a third of the 10 mph turn, 10 hexes
+(``max_hexes(1, DECK_FRACTION)``), always from rest: there is no speed to choose and no emergency stop (a
+vehicle is at rest between activations)."""
 
 
 def max_hexes(speed: int, fraction: Fraction | int = 1) -> int:
@@ -126,9 +127,9 @@ class Vehicle:
         return self.turret and not self.turret_jammed
 
     def legal_speeds(self) -> tuple[int, ...]:
-        """Speeds it may declare: "A vehicle on the move may change speed one step a turn" (up by at most one
-        step; down to any lower speed, which is an emergency stop, §8.1). An immobilised or disabled vehicle
-        is stationary."""
+        """Speeds it may declare (RULES.md §8.1, a reading: neither seed says how a speed may change): up by at
+        most one step a turn; down to any lower speed, which is an emergency stop. An immobilised or disabled
+        vehicle is stationary."""
         if not self.can_move:
             return (0,)
         return tuple(range(0, min(len(SPEED_HEXES) - 1, self.last_speed + 1) + 1))
@@ -243,10 +244,11 @@ def vehicle_manoeuvres(board: VehicleBoard, vehicle: Vehicle, speed: int, *, occ
       cost; declared stationary, its end is the only destination; at a lower speed the vehicle goes on from
       there (turning as above) with what is left of the new speed's allowance. A run cut short ends the
       move;
-    - "A vehicle on the move may change speed one step a turn": ``speed`` must be in
+    - the change of speed (a reading, §8.1: up one step a turn, down any amount): ``speed`` must be in
       :meth:`Vehicle.legal_speeds` (ValueError otherwise).
 
-    ``fraction`` scales both distances (1/3 in the deck sequence, :data:`DECK_FRACTION`). An immobilised or
+    ``fraction`` scales both distances. The deck sequence moves a vehicle at speed 1 with
+    :data:`DECK_FRACTION` (10 hexes), always from rest, so no emergency stop arises there. An immobilised or
     disabled vehicle has no move."""
     if speed not in vehicle.legal_speeds():
         raise ValueError(f"{vehicle.name} cannot go from speed {vehicle.last_speed} to {speed}: "
@@ -359,8 +361,6 @@ def small_arms_hit(vehicle: Vehicle) -> bool:
 
 EXPOSED_CREW_COVER = 1
 """RULES.md §8.2: "exposed crew are figures and are fired at as figures with light cover (1)"."""
-WRECK_COVER = 1
-"""RULES.md §8.2: "A destroyed vehicle stays as a wreck: light cover, blocks sight, impassable to vehicles"."""
 
 
 def occupants_draw(vehicle: Vehicle, draw: Callable[[], int]) -> dict[str, int]:

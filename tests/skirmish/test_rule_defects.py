@@ -53,3 +53,21 @@ def test_the_defenders_queen_is_a_failed_card_in_opposed_melee():
     counts as a failed card": Able's 2 against 2 succeeds alone."""
     s = opposed_melee("2H", "QH")
     assert unit(s, "Baker").fig.wounds == 1 and unit(s, "Able").fig.wounds == 0
+
+
+# ============================================================================ §8.2 a wreck gives no cover
+def test_a_wreck_beside_the_line_of_fire_gives_no_cover():
+    """RULES.md §8.2: a wreck "still blocks sight and no unit enters its hex; it gives no cover" (neither seed
+    gives a wreck cover: HtD's cover is "1 - light cover, 2 - buildings, 3 - bunkers etc."). The line from C3 to
+    D2 runs along the edge between C2 and D3; a wreck on D3 leaves the C2 side clear (§1.4 ``either_side``), and
+    the shot at D2 is at the full Shoot 5."""
+    sc = scenario([fig("Shooter", "C3", skills=5)], [fig("Red 1", "D2", skills=3), fig("Red 2", "J6", skills=3)],
+                  red_vehicles=[{"name": "Wreck", "kind": "wheeled", "armour": "U", "hex": "D3", "facing": "W",
+                                 "weapons": []}])
+    s = start(sc)
+    unit(s, "Wreck").v.destroyed = True
+    stay_until_combat(s)
+    act(s, "fire", "D2")
+    stack(s, BLUE, "5H 9D")
+    finish_turn(s)
+    assert "Shooter fire: 5H against 5" in texts(s) and unit(s, "Red 1").fig.wounds == 1

@@ -186,6 +186,11 @@ def create_app(settings: ServerSettings) -> FastAPI:
         return _authorized(manager, session_id, authorization, token, watch)
 
     def timed(body: dict[str, Any], server_ms: float, bot_ms: float) -> JSONResponse:
+        """A playing request's answer; its timings only with ``--timing`` (an operator's measurement): the bot's
+        time, and the server's (which steps the game through them), grow with the bot's hidden declaration steps,
+        whose number the log leaves out (docs/serve.md, "Timing")."""
+        if not settings.timing:
+            return JSONResponse(body)
         body["timing"] = {"server_ms": round(server_ms, 3), "bot_ms": round(bot_ms, 3)}
         return JSONResponse(body, headers={"Server-Timing": f"server;dur={server_ms:.3f}, bot;dur={bot_ms:.3f}"})
 

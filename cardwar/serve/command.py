@@ -55,6 +55,10 @@ def add_parser(sub: Any, number: Any) -> None:
     s.add_argument("--reproducible-seeds", action="store_true",
                    help="deal from the client's seed as given (research and tests: a client that knows the seed "
                         "knows the deck; by default a secret is mixed in)")
+    s.add_argument("--timing", action="store_true",
+                   help="send each move's timings (the server's work, the bot's thinking) in the answer and a "
+                        "Server-Timing header: for measuring your own server only, since the bot's time tells how "
+                        "many hidden steps it took, which the player may not know (off by default; docs/serve.md)")
     s.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     s.set_defaults(func=run_command)
 
@@ -131,7 +135,7 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
                           max_streams_per_client=args.max_streams_per_client, max_streams=args.max_streams,
                           max_body_bytes=args.max_body_bytes,
                           max_move_ms=args.max_move_ms, default_move_ms=args.default_move_ms, workers=args.workers,
-                          extra={"reproducible_seeds": args.reproducible_seeds})
+                          timing=args.timing, extra={"reproducible_seeds": args.reproducible_seeds})
 
 
 def check_address(host: str, port: int) -> None:

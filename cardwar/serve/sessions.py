@@ -171,7 +171,8 @@ class Session:
 
 @dataclass
 class MoveTiming:
-    """Where a request's time went: the server's own work and the bot's thinking."""
+    """Where a request's time went: the server's own work and the bot's thinking. Sent to the client only when
+    the operator asks (``cardwar serve --timing``): both grow with the bot's hidden steps (docs/serve.md)."""
 
     server_ms: float = 0.0
     bot_ms: float = 0.0

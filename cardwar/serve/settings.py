@@ -45,6 +45,10 @@ class ServerSettings:
     """Live games kept in memory; the others are rebuilt from the database when asked for."""
     workers: int = 2
     """Requests that play (a move and the bot's answers, a new game) at once; more wait their turn."""
+    timing: bool = False
+    """Send each playing request's timings (``timing`` in the body, a ``Server-Timing`` header): the operator's
+    measurement (the load benchmark's), off by default because the bot's time counts its hidden declaration steps,
+    whose number its opponent may not know (docs/serve.md, "Timing")."""
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -513,10 +513,11 @@ def _end_courage(s: SkirmishState, uids: list[int] | None = None) -> None:
 
 def _build_deck(s: SkirmishState) -> list[tuple]:
     """The activation deck (§7.2): per fire team 3 cards and a Free Move; or 2 per figure (3 for leaders);
-    3 per vehicle. Shuffled together."""
-    if s.scenario.deck:
+    3 per vehicle. Shuffled together. A scenario's ``deck:`` replaces the teams deck, not deck_cards="figures"."""
+    own = s.scenario.deck if s.rules.deck_cards == "teams" else None
+    if own:
         by_name = {u.name: u.uid for u in s.units}
-        cards = [(c[0], by_name[c[1]]) if c[0] in ("figure", "vehicle") else tuple(c) for c in s.scenario.deck]
+        cards = [(c[0], by_name[c[1]]) if c[0] in ("figure", "vehicle") else tuple(c) for c in own]
     elif s.rules.deck_cards == "figures":
         cards = [("figure", u.uid) for u in s.soldiers() for _ in range(3 if u.role in ("sergeant", "officer") else 2)]
     else:
@@ -525,7 +526,7 @@ def _build_deck(s: SkirmishState) -> list[tuple]:
             teams = sorted({u.team for u in s.soldiers(side)})
             for t in teams:
                 cards += [("team", side, t)] * 3 + [("free", side)]
-    if not s.scenario.deck:
+    if not own:
         cards += [("vehicle", u.uid) for u in s.units if isinstance(u, Tank) for _ in range(3)]
     order = s.rng.permutation(len(cards))
     return [cards[i] for i in order]

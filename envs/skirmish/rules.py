@@ -55,7 +55,8 @@ class SkirmishRules:
     free_move: str = "team"
     """A Free Move card activates a fire team of the side's choice ("team") or one figure ("figure") (§7.2)."""
     deck_cards: str = "teams"
-    """Activation deck: 3 cards a fire team and a Free Move per team ("teams"), or 2-3 per figure (§7.2)."""
+    """Activation deck: 3 cards a fire team and a Free Move per team ("teams"), or 2-3 per figure (§7.2);
+    "figures" replaces a scenario's own deck too."""
     deck_opportunity_fire: bool = False
     """In the deck sequence, a figure may spend its activity watching, to fire at a mover later (§7.2)."""
     knave_events: bool = False

@@ -251,7 +251,8 @@ class Scenario:
     """side -> team names, in team-index order."""
     deck: tuple[tuple, ...] | None = None
     """Activation cards: ``("team", side, team)``, ``("free", side)``, ``("figure", name)``,
-    ``("vehicle", name)``; None: the default deck of the ``deck_cards`` option."""
+    ``("vehicle", name)``; None: the default deck of the ``deck_cards`` option. It replaces the default
+    ``deck_cards="teams"`` deck only: ``deck_cards="figures"`` replaces it (RULES.md §7.2)."""
     mines: tuple[tuple[int, int], ...] = ()
     """(cell, side that laid it)."""
     rules: dict[str, Any] = field(default_factory=dict)

@@ -71,3 +71,24 @@ def test_a_wreck_beside_the_line_of_fire_gives_no_cover():
     stack(s, BLUE, "5H 9D")
     finish_turn(s)
     assert "Shooter fire: 5H against 5" in texts(s) and unit(s, "Red 1").fig.wounds == 1
+
+
+# ============================================================================ §7.2 deck_cards="figures" on a scenario's own deck
+def test_deck_cards_figures_replaces_a_scenarios_own_deck():
+    """WW2: "each man on the table could have two cards in the deck while special men such as officers and
+    sergeants might have three cards". RULES.md §7.2: ``deck_cards="figures"``, an option the user chose, replaces
+    a scenario's own ``deck:`` (``ww2_squads`` deals the seed's team deck, which is also the default
+    ``deck_cards="teams"``). Americans: Lt. Pitts and Sgt. Stevens three, six men two; Germans: two sergeants
+    three, five men two."""
+    from tests.skirmish.conftest import shipped
+
+    sc = shipped("ww2_squads")
+    s = start(sc, sequence="deck", deck_cards="figures")
+    cards = s.deck + [s.card]
+    assert {c[0] for c in cards} == {"figure"}
+    per = {u.name: sum(1 for c in cards if c[1] == u.uid) for u in s.units}
+    for spec in sc.figures:
+        assert per[spec.name] == (3 if spec.role in ("officer", "sergeant") else 2), spec.name
+    assert len(cards) == 18 + 16
+    teams = start(sc, sequence="deck")  # the default keeps the scenario's deck: team and Free Move cards
+    assert {c[0] for c in teams.deck + [teams.card]} == {"team", "free"}

@@ -62,7 +62,7 @@ PLANES: tuple[tuple[str, str], ...] = (
     ("enemy_watching", "an enemy unit known to be on opportunity fire (deck, or once revealed)"),
     ("burning", "a unit seen burning"),
     ("friend_destination", "a destination declared or moved to by a friendly unit this turn"),
-    ("enemy_destination", "a revealed enemy destination this turn"),
+    ("enemy_destination", "a revealed enemy destination this turn (only with reveal_destinations, RULES.md §9.1)"),
     ("own_answer", "a hex the agent has chosen in its current decision (destination, targets)"),
     ("own_mine", "a mine laid by the agent's side"),
 )

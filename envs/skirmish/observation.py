@@ -370,7 +370,7 @@ _PLANE_MEANINGS = {
     "enemy_burning": ("0/1", "an enemy figure I see is on fire"),
     "enemy_watching": ("0/1", "an enemy figure I see has a revealed opportunity-fire watch"),
     "enemy_moved": ("0/1", "an enemy figure I see moved this turn"),
-    "enemy_destination": ("0/1", "1 on the destinations of the enemy's revealed moves"),
+    "enemy_destination": ("0/1", "1 on the enemy's revealed destinations (only with reveal_destinations, §9.1)"),
     "enemy_target": ("0/1", "1 on the targets of the enemy's revealed combat actions"),
     "own_vehicle": ("0/1", "1 on a hex with a vehicle of mine"),
     "enemy_vehicle": ("0/1", "1 on a hex with an enemy vehicle I see now"),

@@ -52,6 +52,9 @@ class SkirmishRules:
     """A side sees only enemies in its figures' sight ("line_of_sight") or every figure ("open") (§1.4)."""
     edge_sight: str = "either_side"
     """A sight line along hex edges is clear if "either_side" is, or only if "both_sides" are (§1.4)."""
+    reveal_destinations: bool = False
+    """The reveal shows the enemy each seen mover's mode only (HtD declares a "Movement Mode"), or its declared
+    destination too (§9.1)."""
     free_move: str = "team"
     """A Free Move card activates a fire team of the side's choice ("team") or one figure ("figure") (§7.2)."""
     deck_cards: str = "teams"

@@ -97,6 +97,7 @@ RULE_OPTIONS: dict[str, tuple[Any, ...]] = {
     "skills": ("drawn", "generic"),
     "visibility": ("line_of_sight", "open"),
     "edge_sight": ("either_side", "both_sides"),
+    "reveal_destinations": (False, True),
     "free_move": ("team", "figure"),
     "deck_cards": ("teams", "figures"),
     "deck_opportunity_fire": (False, True),

@@ -172,12 +172,16 @@ def _unit_from_dict(d: dict[str, Any]) -> UnitView:
 
 
 def _order_view(s: SkirmishState, uid: int, own: bool) -> dict[str, Any] | None:
+    """A unit's orders as the seat knows them: its own in full; a seen enemy's once revealed (§9.1), the move's
+    mode and watch but not its destination (HtD declares the "Movement Mode"), unless ``reveal_destinations``."""
     order = s.orders.get(uid)
     if order is None:
         return None
     out: dict[str, Any] = {}
     if own or s.moves_revealed or s.rules.sequence == "deck":
-        out.update(mode=order.mode, destination=order.destination, watch=order.watch)
+        out.update(mode=order.mode, watch=order.watch)
+        if own or s.rules.reveal_destinations:
+            out["destination"] = order.destination
     if own or s.combat_revealed:
         out.update(action=order.action, targets=list(order.targets))
     return out or None

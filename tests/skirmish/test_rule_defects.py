@@ -73,7 +73,7 @@ def test_a_wreck_beside_the_line_of_fire_gives_no_cover():
     assert "Shooter fire: 5H against 5" in texts(s) and unit(s, "Red 1").fig.wounds == 1
 
 
-# ============================================================================ §7.2 deck_cards="figures" on a scenario's own deck
+# ============================================================================ §7.2 deck_cards="figures", own deck
 def test_deck_cards_figures_replaces_a_scenarios_own_deck():
     """WW2: "each man on the table could have two cards in the deck while special men such as officers and
     sergeants might have three cards". RULES.md §7.2: ``deck_cards="figures"``, an option the user chose, replaces
@@ -92,3 +92,59 @@ def test_deck_cards_figures_replaces_a_scenarios_own_deck():
     assert len(cards) == 18 + 16
     teams = start(sc, sequence="deck")  # the default keeps the scenario's deck: team and Free Move cards
     assert {c[0] for c in teams.deck + [teams.card]} == {"team", "free"}
+
+
+# ============================================================================ §9.1 the reveal: mode only
+def reveal_with(destination_index: int, **rules):
+    """Mover (Blue, C3) walks to one of two hexes whose paths share the first hex; Watcher (Red, H3), who sees it,
+    watches. Returns the state at Watcher's first INTERRUPT (the Mover has entered its first hex) and the hex."""
+    from cardwar.envs.skirmish.actions import Step
+
+    sc = scenario([fig("Mover", "C3")], [fig("Watcher", "H3", skills=3)])
+    s = start(sc, **rules)
+    act(s, "walk")
+    paths = s.cursor["paths"]
+    first = paths[max(paths, key=lambda d: (len(paths[d]), d))][0]
+    same_start = sorted(d for d, p in paths.items() if len(p) >= 2 and p[0] == first)
+    assert len(same_start) >= 2
+    dest = same_start[destination_index]
+    s.apply(dest)
+    act(s, "standing")
+    assert s.decision.seat == RED
+    act(s, "stay", "standing", "watch")
+    assert s.decision.step == Step.INTERRUPT and s.decision.seat == RED
+    assert unit(s, "Mover").cell == first
+    return s, dest
+
+
+def red_sees(s):
+    from cardwar.envs.skirmish.figure_obs import encode_figure
+    from cardwar.envs.skirmish.observation import encode_observation
+
+    v = s.information_view(RED)
+    return v.to_dict(), encode_observation(v, s.scenario), encode_figure(v, s.scenario, unit(s, "Watcher").uid)
+
+
+def test_the_reveal_shows_the_enemy_a_movers_mode_but_not_its_destination():
+    """HtD: "All players, wishing to do so, declare their *Movement Mode* and then move their character
+    accordingly" - the mode is declared, not a destination (RULES.md §9.1). Two Movers that declare walk to
+    different hexes, seen at the same hex after their first step, look the same to the enemy: its view, its
+    observation (the ``enemy_destination`` plane stays empty) and its figure's observation."""
+    (a, dest_a), (b, dest_b) = reveal_with(0), reveal_with(1)
+    assert dest_a != dest_b
+    view_a, obs_a, fig_a = red_sees(a)
+    view_b, obs_b, fig_b = red_sees(b)
+    assert view_a == view_b
+    assert (obs_a == obs_b).all() and (fig_a == fig_b).all()
+    mover = next(u for u in a.information_view(RED).units if u.name == "Mover")
+    assert mover.order == {"mode": "walk", "watch": False}
+    assert a.information_view(BLUE).units[unit(a, "Mover").uid].order["destination"] == dest_a  # its own side
+
+
+def test_reveal_destinations_shows_the_declared_destination():
+    """RULES.md §12 ``reveal_destinations=true``: the reveal shows each seen mover's declared destination too."""
+    (a, dest_a), (b, dest_b) = reveal_with(0, reveal_destinations=True), reveal_with(1, reveal_destinations=True)
+    mover = next(u for u in a.information_view(RED).units if u.name == "Mover")
+    assert mover.order["destination"] == dest_a
+    assert red_sees(a)[0] != red_sees(b)[0]
+    assert not (red_sees(a)[1] == red_sees(b)[1]).all()

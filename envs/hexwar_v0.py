@@ -52,7 +52,8 @@ notation and back. Joint moves and shots need the `joint_activation` rule.
 ## Arguments
 `hexwar_v0.env(scenario="meeting_engagement", rules=None, render_mode=None,
 render_viewer=None)`: `scenario` is a shipped name, a path to a YAML file, or
-`"random"` (a new procedural scenario each reset, from the reset seed), or one
+`"random"` (a new procedural scenario each reset, from the reset seed: a 63-bit
+generator seed makes the public map, a separate deal its hidden units), or one
 of its two disjoint halves `"random:train"` / `"random:test"` (even / odd
 generator seeds: train on one, test on maps never seen);
 `rules` is a dict of `cardwar.envs.hexwar.config.HexConfig` options; `render_viewer` is
@@ -107,10 +108,10 @@ class raw_env(ScenarioEnv, EzPickle):  # noqa: N801
         self._choose_scenario(scenario, Scenario, load_scenario)
         self._setup(render_mode, render_viewer)
 
-    def _generate(self, seed: int) -> Scenario:
+    def _generate(self, seed: int, deal: int) -> Scenario:
         from cardwar.envs.hexwar.generator import generate_scenario
 
-        return generate_scenario(seed)
+        return generate_scenario(seed, deal=deal)
 
     def _new_state(self, seeder: np.random.Generator) -> HexState:
         game_seed, scenario = self._draw_game(seeder)

@@ -63,7 +63,8 @@ points, an exit or a vehicle destroyed; a side with no active figure loses at on
 `skirmish_v0.env(scenario="ww2_squads", rules=None, render_mode=None, render_viewer=None)`:
 `scenario` is a shipped name (`cardwar.envs.skirmish.scenario.scenario_names()`), a path to a YAML
 file, a `Scenario`, or `"random"` (a new mirror-fair procedural map each reset, from the reset seed:
-`cardwar.envs.skirmish.generator.generate`), or one of its two disjoint halves `"random:train"` /
+`cardwar.envs.skirmish.generator.generate`; a 63-bit generator seed makes the map, a separate deal the
+forces), or one of its two disjoint halves `"random:train"` /
 `"random:test"` (even / odd generator seeds: train on one, test on maps never seen); `rules` is a dict of the options of
 `cardwar.envs.skirmish.rules.SkirmishRules` (RULES.md §12) laid over the options the scenario suggests
 (its `rules:`; `ww2_squads` suggests `sequence: deck`), or a `SkirmishRules` used as it is; a bad
@@ -148,10 +149,10 @@ class raw_env(ScenarioEnv, EzPickle):  # noqa: N801
         self.config = effective_rules(_NO_SUGGESTIONS if self.fixed_scenario is None else self.fixed_scenario, rules)
         self._setup(render_mode, render_viewer)
 
-    def _generate(self, seed: int) -> Scenario:
+    def _generate(self, seed: int, deal: int) -> Scenario:
         from cardwar.envs.skirmish.generator import generate
 
-        return generate(seed)
+        return generate(seed, deal=deal)
 
     def _new_state(self, seeder: np.random.Generator) -> SkirmishState:
         game_seed, scenario = self._draw_game(seeder)

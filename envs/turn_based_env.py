@@ -45,6 +45,11 @@ RANDOM_SPLITS: dict[str, int | None] = {"random": None, "random:train": 0, "rand
 """Procedural scenarios: all of them, or one of two disjoint halves (even / odd generator seeds), so that
 an agent trained on ``"random:train"`` can be tested on maps it never saw."""
 
+GENERATOR_SEED_BITS = 63
+"""A procedural map's generator seed is drawn from ``0 .. 2**63 - 1`` (each split has 2**62 of them): too many
+maps to tabulate, so the public terrain cannot be looked up to find its seed. The seed makes only the public
+map; what a seat may not know (hidden units, the forces' deployment) comes from a separate draw, the deal."""
+
 
 def split_seed(seed: int, split: int | None) -> int:
     """The generator seed drawn for a split: even seeds train, odd seeds test."""
@@ -217,17 +222,22 @@ class ScenarioEnv(TurnBasedEnv):
         self.fixed_scenario = None if self.random_scenarios else (
             scenario if isinstance(scenario, scenario_type) else load(scenario))
 
-    def _generate(self, seed: int) -> Any:
-        """The procedural scenario of generator seed ``seed`` (hook for envs that allow ``"random"``)."""
+    def _generate(self, seed: int, deal: int) -> Any:
+        """The procedural scenario of generator seed ``seed`` (the public map) with what is hidden drawn from
+        ``deal`` (hook for envs that allow ``"random"``)."""
         raise NotImplementedError
 
     def _draw_game(self, seeder: np.random.Generator) -> tuple[int, Any]:
-        """The next game's seed and scenario, drawn from ``seeder`` in that order: the fixed scenario, or
-        a procedural one from a generator seed in this env's split."""
+        """The next game's seed and scenario, drawn from ``seeder`` in that order: the fixed scenario, or a
+        procedural one: a generator seed in this env's split (:data:`GENERATOR_SEED_BITS`), which makes the
+        public map, then the deal of what is hidden on it (hidden units, the forces' deployment). Both come
+        from the reset seed (the dealer's keyed deal seed, ``cardwar.arena.seeds``), never from each other, so
+        a map's generator seed, even if it were known, does not give its hidden forces."""
         game_seed = int(seeder.integers(2**63))
         if not self.random_scenarios:
             return game_seed, self.fixed_scenario
-        return game_seed, self._generate(split_seed(int(seeder.integers(2**31)), self.split))
+        seed = split_seed(int(seeder.integers(2**GENERATOR_SEED_BITS)), self.split)
+        return game_seed, self._generate(seed, int(seeder.integers(2**63)))
 
     @property
     def scenario(self) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cardwar.envs.turn_based_env import RANDOM_SPLITS, ScenarioEnv, render_frame, split_seed
+from cardwar.envs.turn_based_env import GENERATOR_SEED_BITS, RANDOM_SPLITS, ScenarioEnv, render_frame, split_seed
 
 
 def test_split_seeds_are_disjoint_halves():
@@ -15,19 +15,25 @@ def test_split_seeds_are_disjoint_halves():
 
 
 class _Env(ScenarioEnv):
-    def _generate(self, seed: int) -> tuple:
-        return ("generated", seed)
+    def _generate(self, seed: int, deal: int) -> tuple:
+        return ("generated", seed, deal)
 
 
 @pytest.mark.parametrize("name", list(RANDOM_SPLITS))
-def test_random_scenarios_draw_game_seed_then_generator_seed(name):
+def test_random_scenarios_draw_game_seed_then_generator_seed_then_deal(name):
+    """The game's seed, then a 63-bit generator seed in the split (the public map), then the deal of what is
+    hidden on it: three draws, so the generator seed does not give the deal."""
     e = _Env()
     e._choose_scenario(name, tuple, lambda s: pytest.fail("a random scenario is not loaded"))
     assert e.random_scenarios and e.fixed_scenario is None and e.split == RANDOM_SPLITS[name]
     seed, scenario = e._draw_game(np.random.default_rng(7))
     rng = np.random.default_rng(7)
     assert seed == int(rng.integers(2**63))
-    assert scenario == ("generated", split_seed(int(rng.integers(2**31)), RANDOM_SPLITS[name]))
+    assert scenario == ("generated", split_seed(int(rng.integers(2**63)), RANDOM_SPLITS[name]),
+                        int(rng.integers(2**63)))
+    assert GENERATOR_SEED_BITS == 63
+    seeds = {e._draw_game(np.random.default_rng(k))[1][1] for k in range(200)}
+    assert len(seeds) == 200 and max(seeds) >= 2**40  # wide seeds: no table from maps to seeds
 
 
 def test_fixed_scenarios_are_loaded_or_taken_as_they_are():

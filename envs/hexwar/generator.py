@@ -1,8 +1,15 @@
 """Procedural scenarios for the hex WW2 game: seeded maps, fair objectives, defenders at their posts.
 
-``generate_scenario(seed)`` draws everything from ``numpy.random.default_rng(seed)``,
-so a seed always gives the same :class:`~cardwar.envs.hexwar.scenario.Scenario` and
-different seeds give different battles. The steps:
+``generate_scenario(seed, deal=d)`` draws the **public map** - everything a side sees at the start:
+terrain, objectives, the kind of battle, the points, the visible units, how many units hide - from
+``numpy.random.default_rng(seed)``, and the **hidden units** (their types and hexes, step 6) from
+``numpy.random.default_rng(d)``. So a seed always gives the same public map (whatever the deal), and
+different seeds give different battles; the same map dealt twice hides its units differently, and the
+map's seed says nothing about them. The envs' ``random`` scenarios draw the seed (63 bits, even for
+``random:train``, odd for ``random:test``) and the deal separately from the game's deal seed
+(``envs/turn_based_env.py``), and a record keeps the scenario as played. ``generate_scenario(seed)``
+without a deal draws the hidden units from ``seed`` as well (the generator of old, kept for tests and
+the balance tables). The steps:
 
 1. **Terrain.** Sometimes (about 40 %) a river meanders across the middle rows
    from the left edge to the right edge, as a chain of adjacent hexes (which on a
@@ -50,11 +57,16 @@ different seeds give different battles. The steps:
    no unit - only those in cover when there are at least twice as many of them as units
    to hide. While there are fewer than twice as many hiding places as units to hide, one
    of them is placed visibly instead, in the area, in cover when it can (a defender keeps
-   one hidden while any place is left). Then each hidden unit takes a hiding place drawn uniformly without replacement
-   (``_hide``). The places are a function of what the enemy sees (map, objectives,
-   visible units, the number of hidden units), so every place is as likely as any other
-   to hold each hidden unit, whatever its type: no rule places them that an enemy could
-   invert (``tests/hexwar/test_generator_hidden.py`` runs a guessing attack).
+   one hidden while any place is left). Everything so far is public and comes from the seed. Then
+   the **deal**: each hidden unit's type (a defender's first one foot infantry, as its purchase always
+   holds one; the others foot infantry or anti-tank gun, two to one, as the purchase weights them; both
+   are 3-point types, so the points in the description are unchanged) and its hiding place, drawn
+   uniformly without replacement (``_hide``). The places are a function of what the enemy sees (map,
+   objectives, visible units, the number of hidden units), so every place is as likely as any other to
+   hold each hidden unit, whatever its type: no rule places them that an enemy could invert
+   (``tests/hexwar/test_generator_hidden.py`` runs a guessing attack), and no table from maps to seeds
+   finds them (``tests/hexwar/test_generator_deal.py``). Without a deal the hidden units are the
+   purchased ones and their places come from the seed.
 
 The result is built with :func:`~cardwar.envs.hexwar.scenario.scenario_from_dict`, so it
 passes the same validation as a scenario file. Balance over many seeds (who reaches the
@@ -417,12 +429,20 @@ def _hiding_places(grid: Grid, cells: list[Hex], load: dict[Hex, int], n: int) -
 
 
 def _hide(rng: np.random.Generator, units: list[UnitType], cells: list[Hex], grid: Grid, load: dict[Hex, int],
-          keep: int = 0) -> tuple[list[tuple[Hex | None, UnitType]], list[tuple[Hex | None, UnitType]]]:
+          keep: int = 0, deal: np.random.Generator | None = None, foot: int = 0,
+          ) -> tuple[list[tuple[Hex | None, UnitType]], list[tuple[Hex | None, UnitType]]]:
     """Hide ``units`` (hideable types, in random order) in ``cells``, after every visible unit is placed.
     While there are fewer than twice as many hiding places (``_hiding_places``) as units to hide - for
     the last ``keep`` of them, while there are fewer places than units - the last unit is placed
     visibly instead (in cover when it can). Then each hidden unit takes a hiding place drawn
     uniformly without replacement. Returns (visible, hidden) placements.
+
+    With a ``deal`` (the game's own stream, not the map's ``rng``) the hidden units are dealt from it:
+    each one's type (``_hidden_types``, the first ``foot`` foot infantry) and its hiding place; ``rng``
+    then decides only what the enemy sees (which units stay visible, and where), and draws as much as
+    without a deal, so the public map is the same with any deal or none. Without one
+    (``generate_scenario(seed)`` alone) the hidden units are the purchased ones and their places come
+    from ``rng``, as before.
 
     So no rule an enemy could invert says where hidden units stand: given what it sees, every hiding
     place is as likely as any other to hold each hidden unit, whatever the unit's type, and no place
@@ -437,12 +457,29 @@ def _hide(rng: np.random.Generator, units: list[UnitType], cells: list[Hex], gri
             break
         shown += _place(rng, [units.pop()], cells, grid, prefer_cover=HIDEABLE, load=load)
     places = _hiding_places(grid, cells, load, len(units))
+    order = rng.permutation(len(places))  # drawn with or without a deal: the map's stream goes on the same
+    if deal is not None:
+        units, order = _hidden_types(deal, len(units), foot), deal.permutation(len(places))
     hidden: list[tuple[Hex | None, UnitType]] = []
-    for u, k in zip(units, rng.permutation(len(places))):
+    for u, k in zip(units, order):
         h = places[int(k)]
         load[h] = load.get(h, 0) + 1
         hidden.append((h, u))
     return shown, hidden
+
+
+def _hidden_types(deal: np.random.Generator, n: int, foot: int = 0) -> list[UnitType]:
+    """The types of ``n`` hidden units, dealt: the first ``foot`` foot infantry (a defender's, as its purchase
+    always holds one: ``buy_force(must_hide=True)``), the others foot infantry or anti-tank gun in the odds a
+    purchase picks them (``_BUY_WEIGHTS``: two to one). Both are 3-point types, so the points of a force stay
+    as its description says whatever the deal; only how many units hide is public (their cards, RULES.md 8.1)."""
+    w = np.array([_BUY_WEIGHTS[_BUY_TYPES.index(t)] for t in _HIDDEN_TYPES])
+    drawn = [_HIDDEN_TYPES[int(k)] for k in deal.choice(len(_HIDDEN_TYPES), size=max(0, n - foot), p=w / w.sum())]
+    return [UnitType.FOOT] * min(n, foot) + drawn
+
+
+_HIDDEN_TYPES = (UnitType.FOOT, UnitType.AT_GUN)
+"""``HIDEABLE`` in a fixed order (the deal draws indices into it)."""
 
 
 def _shuffled(rng: np.random.Generator, units: list[UnitType]) -> list[UnitType]:
@@ -450,11 +487,12 @@ def _shuffled(rng: np.random.Generator, units: list[UnitType]) -> list[UnitType]
 
 
 def _garrison(rng: np.random.Generator, force: list[UnitType], objectives: list[Hex], cells: list[Hex],
-              grid: Grid) -> tuple[list[tuple[Hex | None, UnitType]], list[tuple[Hex | None, UnitType]]]:
+              grid: Grid, deal: np.random.Generator | None = None,
+              ) -> tuple[list[tuple[Hex | None, UnitType]], list[tuple[Hex | None, UnitType]]]:
     """A defender's deployment, as (visible, hidden) placements. First a visible guard on or next to
     each objective (units that cannot hide first, in random order, then infantry or guns, keeping
     one to hide), then the other visible units anywhere in ``cells``, infantry and guns in cover where
-    they can; then the infantry and guns that hide (``_hide``, at least one)."""
+    they can; then the infantry and guns that hide (``_hide``, at least one; dealt from ``deal`` if given)."""
     load: dict[Hex, int] = {}
     out: list[tuple[Hex | None, UnitType]] = [(None, u) for u in force if u == UnitType.ARTILLERY]
     on_table = _shuffled(rng, [u for u in force if u != UnitType.ARTILLERY])
@@ -474,7 +512,7 @@ def _garrison(rng: np.random.Generator, force: list[UnitType], objectives: list[
         else:
             out += _place(rng, [g], cells, grid, prefer_cover=HIDEABLE, load=load, prefer_open=COVERLESS)
     out += _place(rng, show, cells, grid, prefer_cover=HIDEABLE, load=load, prefer_open=COVERLESS)
-    shown, hidden = _hide(rng, hide, cells, grid, load, keep=1)
+    shown, hidden = _hide(rng, hide, cells, grid, load, keep=1, deal=deal, foot=1)
     return out + shown, hidden
 
 
@@ -502,13 +540,21 @@ def _objective_name(t: Terrain) -> str:
         t, "the crossroads")
 
 
-def generate_scenario(seed: int, width: int = 12, height: int = 10, turns: int = 12) -> Scenario:
+def generate_scenario(seed: int, width: int = 12, height: int = 10, turns: int = 12, *,
+                      deal: int | None = None) -> Scenario:
     """A random, validated scenario named ``random-{seed}``: a meeting engagement or an attack on a
-    defended position (see the module docstring)."""
+    defended position (see the module docstring).
+
+    ``seed`` makes the public map (terrain, objectives, the kind of battle, the points, the visible
+    units, how many units hide); ``deal`` (any int, the envs pass a draw from the game's deal seed)
+    makes the hidden units: their types and hiding places (step 6). Without ``deal`` the hidden units
+    come from ``seed`` too, as before this split (tests, the balance tables): then the seed gives
+    them away (the envs' ``random`` scenarios always pass a deal)."""
     if not (MIN_WIDTH <= width <= MAX_WIDTH and MIN_HEIGHT <= height <= MAX_HEIGHT):
         raise ValueError(f"map must be {MIN_WIDTH}..{MAX_WIDTH} x {MIN_HEIGHT}..{MAX_HEIGHT} hexes, "
                          f"got {width} x {height}")
     rng = np.random.default_rng(seed)
+    dealer = None if deal is None else np.random.default_rng(deal)
     zones = [zone(width, deployment_rows(s, height)) for s in (0, 1)]
     for _ in range(MAX_ATTEMPTS):
         grid, village = draw_terrain(rng, width, height)
@@ -552,7 +598,7 @@ def generate_scenario(seed: int, width: int = 12, height: int = 10, turns: int =
         hidden: list[list[tuple[Hex | None, UnitType]]] = [[], []]
         for s in (0, 1):
             area = _meeting_hiding_area(board, s, edge_cells[s], chosen, visible[s])
-            shown, hidden[s] = _hide(rng, hide[s], area, grid, loads[s])
+            shown, hidden[s] = _hide(rng, hide[s], area, grid, loads[s], deal=dealer)
             placed[s] = visible[s] + shown
     else:
         chosen = _defended_objectives(rng, board, n_obj, village, defender) or _central(board)
@@ -562,7 +608,7 @@ def generate_scenario(seed: int, width: int = 12, height: int = 10, turns: int =
         attacker = 1 - defender
         placed[attacker] = _place(rng, forces[attacker], edge_cells[attacker], grid)
         cells = _defence_cells(board, chosen, attacker)
-        placed[defender], hidden[defender] = _garrison(rng, forces[defender], chosen, cells, grid)
+        placed[defender], hidden[defender] = _garrison(rng, forces[defender], chosen, cells, grid, dealer)
     objectives = [{"hex": label(h), "value": v, "name": _objective_name(_at(grid, h)),
                    "holder": "none" if defender < 0 else SIDES[defender]} for h, v in zip(chosen, values)]
 

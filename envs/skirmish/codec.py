@@ -77,12 +77,15 @@ def encode_view(view: Any) -> np.ndarray:
 
 def scenario_to_record(state: Any) -> dict:
     """What a record keeps of the map played: its name, which rebuilds it (a shipped scenario by name, a
-    generated one by its generator seed and size). Written once the game is over, like every record."""
-    return {"name": state.scenario.name}
+    generated one by its generator seed and size), and a generated one's ``deal``, which rebuilds its forces.
+    Written once the game is over, like every record."""
+    sc = state.scenario
+    return {"name": sc.name} if sc.deal is None else {"name": sc.name, "deal": sc.deal}
 
 
 def scenario_from_record(data: dict) -> Scenario:
-    """The scenario :func:`scenario_to_record` named (ValueError for one this build cannot rebuild)."""
+    """The scenario :func:`scenario_to_record` named (ValueError for one this build cannot rebuild). A
+    generated map without a ``deal`` (a record from before the deal) has its forces drawn from its seed."""
     import re
 
     from cardwar.envs.skirmish.generator import generate
@@ -91,5 +94,8 @@ def scenario_from_record(data: dict) -> Scenario:
     name = str(data.get("name", ""))
     generated = re.fullmatch(r"generated_(\w+?)_(\d+)", name)
     if generated:
-        return generate(int(generated.group(2)), size=generated.group(1))
+        deal = data.get("deal")
+        if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int) or deal < 0):
+            raise ValueError(f"scenario_data.deal: expected a whole number >= 0, got {deal!r}")
+        return generate(int(generated.group(2)), size=generated.group(1), deal=deal)
     return load_scenario(name)

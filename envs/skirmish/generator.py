@@ -1,7 +1,13 @@
 """Procedural skirmish scenarios, fair by construction (see ``SCENARIOS.md``, "The generator").
 
-``generate(seed, size=...)`` draws everything from ``numpy.random.default_rng(seed)``, so a seed always gives
-the same :class:`~cardwar.envs.skirmish.scenario.Scenario`.
+``generate(seed, size=..., deal=d)`` draws the **public map** (ground, edges, objectives; what
+:func:`public_map.public_map` shows) from ``numpy.random.default_rng(seed)`` and the **forces** (each figure's
+starting hex, quality, skills, grenades and stance) from ``numpy.random.default_rng(d)``. So a seed always gives
+the same map, and the same map dealt twice deploys different forces: the map's seed says nothing about them.
+The envs' ``random`` scenarios draw the seed (63 bits, even for ``random:train``, odd for ``random:test``) and the
+deal separately from the game's deal seed (``envs/turn_based_env.py``); the scenario keeps its deal
+(``Scenario.deal``) so that a record rebuilds it. ``generate(seed, size=...)`` without a deal draws the forces
+from the seed's stream after the map, as before this split (old records, tests, balance runs).
 
 **The symmetry.** The map is a ``w x h`` rectangle at the top left of the 24 x 16 odd-r grid (the rest
 off-map, as in a scenario file) with ``h`` even. The mirror (:meth:`Geometry.mirror`) sends hex
@@ -18,7 +24,8 @@ automorphism of the board. (With ``h`` odd it is not: odd rows would lose a colu
 1's figure ``i`` is side 0's figure ``i`` (quality, weapon, grenades, stance, team, *skills*) on the mirror
 hex, and objectives come in mirror pairs of equal points. So whatever one side can do, the other can do
 the same way from the mirror position; only who moves first, and the cards, differ. Skills are drawn once
-by the seed's procedure (RULES.md §2.1) and fixed in the scenario for both copies.
+by the seed's procedure (RULES.md §2.1) and fixed in the scenario for both copies. (So a side can work out the
+other's starting hexes and skills from its own: the deal hides the forces from whoever sees only the map.)
 
 Validity (every ground and edge kind present on medium and large maps, every building and bunker with a
 way in, every on-map hex reachable on foot from both deployment zones) is checked, and a map that fails is
@@ -254,8 +261,10 @@ def _valid(d: _Draft, geo: Geometry, size: str) -> bool:
     return True
 
 
-def generate(seed: int, *, size: str = "medium") -> Scenario:
-    """A procedural scenario, mirror-fair by construction (see the module's docstring), deterministic per seed."""
+def generate(seed: int, *, size: str = "medium", deal: int | None = None) -> Scenario:
+    """A procedural scenario, mirror-fair by construction (see the module's docstring), deterministic per seed
+    and deal: ``seed`` makes the map and its objectives, ``deal`` the forces (without one, ``seed`` makes them
+    too, as before)."""
     if size not in SIZES:
         raise ValueError(f"unknown size {size!r}; one of {', '.join(SIZES)}")
     spec = SIZES[size]
@@ -277,23 +286,24 @@ def generate(seed: int, *, size: str = "medium") -> Scenario:
             continue
         points = int(rng.integers(1, 3))
         objectives[c] = objectives[geo.mirror(c)] = points
-    # forces: side 0 drawn, side 1 its mirror image
+    # forces, from the deal (the seed's own stream without one): side 0 drawn, side 1 its mirror image
+    forces = rng if deal is None else np.random.default_rng(deal)
     zone0 = [c for c in geo.cells if geo.local(c)[0] < ZONE_COLS and ground[c] not in "BK"]
-    cells = [zone0[i] for i in rng.permutation(len(zone0))[:spec["figures"]]]
+    cells = [zone0[i] for i in forces.permutation(len(zone0))[:spec["figures"]]]
     n = spec["figures"]
     weapons = ["smg2"] + (["lmg"] if n >= 5 else []) + (["smg1"] if n >= 7 else [])
     weapons += ["rifle"] * (n - len(weapons))
     teams = [f"Team {i + 1}" for i in range(spec["teams"])]
-    skill_rng = random.Random(int(rng.integers(2**32)))
+    skill_rng = random.Random(int(forces.integers(2**32)))
     figures: list[dict] = []
     for i in range(n):
-        quality = _weighted(rng, QUALITY_WEIGHTS)
+        quality = _weighted(forces, QUALITY_WEIGHTS)
         figures.append({
             "i": i, "quality": quality.name.lower(), "weapon": weapons[i],
             "team": teams[i * spec["teams"] // n],
             "skills": draw_core_skills(quality, skill_rng),
-            "grenades": int(rng.integers(0, 3)),
-            "stance": ("standing", "kneeling", "prone")[int(rng.choice(3, p=[0.6, 0.3, 0.1]))],
+            "grenades": int(forces.integers(0, 3)),
+            "stance": ("standing", "kneeling", "prone")[int(forces.choice(3, p=[0.6, 0.3, 0.1]))],
             "role": "sergeant" if i == 0 else "",
             "cell": cells[i],
         })
@@ -325,9 +335,12 @@ def generate(seed: int, *, size: str = "medium") -> Scenario:
         "victory": {"kind": "objectives", "objectives": obj_list},
     }
     try:
-        return scenario_from_dict(data, name=f"generated_{size}_{seed}", source=f"<generate({seed})>")
+        scenario = scenario_from_dict(data, name=f"generated_{size}_{seed}", source=f"<generate({seed})>")
     except ScenarioError as err:  # pragma: no cover - a generator bug
         raise RuntimeError(f"generate({seed}, size={size!r}) built an invalid scenario: {err}") from None
+    if deal is not None:
+        object.__setattr__(scenario, "deal", int(deal))  # for records (codec.scenario_to_record); not an init field
+    return scenario
 
 
 # ------------------------------------------------------------------ balance

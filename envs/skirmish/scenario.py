@@ -261,6 +261,10 @@ class Scenario:
     width: int = WIDTH
     """Columns of the map as drawn (the rest of the 24 x 16 grid is off-map)."""
     height: int = HEIGHT
+    deal: int | None = field(default=None, init=False, compare=False, repr=False)
+    """A generated scenario's deal: the seed its forces were drawn from (``generator.generate(seed, deal=...)``),
+    kept so that a record can rebuild it; None otherwise. Not an init field, so ``dataclasses.replace`` (the
+    public map of ``view.public_scenario``) drops it: a seat never sees it."""
 
     @property
     def ground(self) -> str:

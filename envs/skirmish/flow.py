@@ -16,7 +16,7 @@ from cardwar.envs.skirmish import moving, options, resolve
 from cardwar.envs.skirmish.actions import CHOICE, N_CELLS, TARGETED, Step
 from cardwar.envs.skirmish.cards import Suit, card_rank, card_suit
 from cardwar.envs.skirmish.figures import Stance
-from cardwar.envs.skirmish.sight import can_fire_at, fire_range, update_sight
+from cardwar.envs.skirmish.sight import update_sight
 from cardwar.envs.skirmish.units import Order, Soldier, Tank
 from cardwar.envs.skirmish.vehicles import DECK_FRACTION, SPEED_HEXES
 from cardwar.envs.skirmish.weapons import FIREARMS
@@ -194,6 +194,7 @@ def _reveal_moves(s: SkirmishState) -> None:
     """Both sides have declared: the orders are revealed together (§9.1) and moves begin (§4.3)."""
     s.moves_revealed = True
     s.schedule = {}
+    s.entered = {}
     for uid, entry in s.courage.items():
         if not entry[2]:
             entry[2] = True
@@ -229,8 +230,7 @@ def _moving(s: SkirmishState) -> None:
         if s.interrupts:
             uid, _ = s.interrupts[0]
             w = s.units[uid]
-            reach = fire_range(w)
-            cells = [m.cell for m in _movers_now(s) if m.side != w.side and can_fire_at(s, w, m, reach)]
+            cells = moving.could_fire_at_passing(s, w, s.cursor.get("passed", {}))
             if not w.active or not cells:
                 s.interrupts.pop(0)
                 continue
@@ -242,12 +242,13 @@ def _moving(s: SkirmishState) -> None:
             _end_moves(s)
             return
         s.tick += 1
+        before = {uid: len(cells) for uid, cells in s.entered.items()}
         moved = moving.enter(s, s.tick)
-        s.cursor["just_moved"] = [u.uid for u in moved]
+        s.cursor["passed"] = {u.uid: s.entered[u.uid][before.get(u.uid, 0):] for u in moved}
         for u in moved:
             u.moved = True
         if moved and _interrupting(s):
-            s.interrupts = moving.watchers_for(s, moved)
+            s.interrupts = moving.watchers_for(s, s.cursor["passed"])
         _check_sudden_end(s)
         if s.over:
             return
@@ -259,22 +260,31 @@ def _interrupting(s: SkirmishState) -> bool:
     return s.rules.opportunity_fire == "interrupt"
 
 
-def _movers_now(s: SkirmishState) -> list[Soldier | Tank]:
-    return [s.units[i] for i in s.cursor.get("just_moved", []) if s.units[i].active]
-
-
 def _answer_moving(s: SkirmishState, d: Decision, action: int) -> None:
     uid, _ = s.interrupts.pop(0)
     target = d.legal[action]
     if target is None:
         return
     w = s.units[uid]
-    victim = s.unit_at(target)
+    victim = moving.mover_at(s, s.cursor["passed"], target, w.side)
     wounds = getattr(getattr(victim, "fig", None), "wounds", 0)
-    opportunity_fire(s, w, target)
+    _fire_at_passing(s, w, victim, target)
     if isinstance(victim, Soldier) and victim.fig.wounds > wounds:
         moving.halve_remaining(s, victim, s.tick)  # a wound halves the rest of its move (§5.5)
     _check_sudden_end(s)
+
+
+def _fire_at_passing(s: SkirmishState, w: Soldier | Tank, mover: Soldier | Tank, cell: int) -> None:
+    """Opportunity fire at ``mover`` as it stood in ``cell``, a hex it entered (§5.5): that hex's cover, its
+    stance now. It is back where it is after (or stays, where someone else stands in ``cell`` now)."""
+    here = mover.cell
+    if s.unit_at(cell) not in (None, mover):
+        cell = here
+    mover.cell = cell
+    try:
+        opportunity_fire(s, w, cell)
+    finally:
+        mover.cell = here
 
 
 def opportunity_fire(s: SkirmishState, w: Soldier | Tank, target: int) -> None:
@@ -303,6 +313,9 @@ def _end_moves(s: SkirmishState) -> None:
     s.tick = 0  # how long the moves took would tell of unseen movers
     _check_exits(s)
     update_sight(s)
+    _check_sudden_end(s)  # an exit goal met ends the game at once (§10)
+    if s.over:
+        return
     if resume == "after_moves":
         if s.rules.opportunity_fire == "after_move":
             s.queue = [u for u in s.orders if s.orders[u].watch]
@@ -321,8 +334,7 @@ def _end_moves(s: SkirmishState) -> None:
 def _after_move_fire(s: SkirmishState) -> None:
     while s.queue:
         w = s.units[s.queue[0]]
-        reach = fire_range(w)
-        cells = [c for c in _path_cells(s) if _could_have_fired(s, w, c, reach)]
+        cells = moving.could_fire_at_passing(s, w, s.entered)
         if w.active and cells:
             legal: dict[int, Any] = {choice("hold"): None}
             legal.update({c: c for c in cells})
@@ -332,43 +344,19 @@ def _after_move_fire(s: SkirmishState) -> None:
     _begin_combat_declarations(s)
 
 
-def _path_cells(s: SkirmishState) -> list[int]:
-    cells = []
-    for uid, order in s.orders.items():
-        for c in order.path:
-            if c not in cells:
-                cells.append(c)
-    return sorted(cells)
-
-
-def _could_have_fired(s: SkirmishState, w: Soldier | Tank, cell: int, reach: int | None) -> bool:
-    from cardwar.envs.skirmish.sight import in_range, sees
-
-    movers = [u for uid, o in s.orders.items() if cell in o.path for u in [s.units[uid]] if u.side != w.side and u.active]
-    return bool(movers) and in_range(s, w.cell, cell, reach) and sees(s, w.cell, cell)
-
-
 def _answer_after_move_fire(s: SkirmishState, d: Decision, action: int) -> None:
     uid = s.queue.pop(0)
     cell = d.legal[action]
     if cell is None:
         return
     w = s.units[uid]
-    mover = next(s.units[u] for u, o in s.orders.items() if cell in o.path and s.units[u].side != w.side)
-    if isinstance(w, Soldier):
-        w.watch_fired = True
-    # resolved against the mover as it stood on that hex (§5.5 "after_move")
-    here = mover.cell
-    mover.cell = cell if s.unit_at(cell) is None or s.unit_at(cell) is mover else here
-    skill = resolve.effective(s, w, "fire", [mover.cell])
-    card = s.draw(w.side, skill=True, unit=w)
-    resolve.do_fire(s, w, mover.cell, card, skill)
-    mover.cell = here
+    _fire_at_passing(s, w, moving.mover_at(s, s.entered, cell, w.side), cell)  # where it stood (§5.5)
     _check_sudden_end(s)
 
 
 # ============================================================================ phases: combat
 def _begin_combat_declarations(s: SkirmishState) -> None:
+    s.entered = {}
     s.queue = [u.uid for side in (0, 1) for u in s.active_units(side)
                if not (isinstance(u, Soldier) and u.watch_fired)]
     s.cursor = {}
@@ -629,6 +617,7 @@ def _deck_activity(s: SkirmishState) -> None:
         c.pop("destination", None)
         s.orders[u.uid] = Order(mode=act, path=path, stance=stance)
         s.schedule = {u.uid: moving.schedule_path(s, u, path, len(path), Stance.STANDING, False, one_per_tick=True)}
+        s.entered = {}
         if isinstance(u, Soldier):
             u.ran = act == "all_out_run"
         s.tick = 0

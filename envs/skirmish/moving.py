@@ -70,6 +70,7 @@ def _enter_once(s: SkirmishState, tick: int) -> list[Soldier | Tank]:
             s.schedule[uid] = []  # blocked: stops where it is (§4.3)
             continue
         s.trail.setdefault(uid, []).append(u.cell)
+        s.entered.setdefault(uid, []).append(cell)
         if isinstance(u, Soldier) and u.aboard is not None:
             if s.units[u.aboard].moved or s.unit_at(cell) is not None:
                 s.schedule[uid] = []  # the vehicle drove on: still aboard
@@ -111,10 +112,16 @@ def settle(s: SkirmishState) -> None:
     s.trail = {}
 
 
+def _craft(u: Soldier | Tank) -> int:
+    return u.fig.skill("field_craft") if isinstance(u, Soldier) else 0  # vehicles count 0 (§4.3)
+
+
 def _priority(s: SkirmishState, u: Soldier | Tank, cell: int, due: list[tuple[int, int]]) -> tuple:
-    rivals = sum(1 for _, c in due if c == cell)
-    craft = u.fig.skill("field_craft") if isinstance(u, Soldier) else 0
-    tie = card_rank(s.draw(u.side)) if rivals > 1 else 0
+    """Two for one hex: the higher Field Craft first; a card from each side's pack only between equal Field
+    Craft, lower first (§4.3)."""
+    craft = _craft(u)
+    tied = sum(1 for uid, c in due if c == cell and _craft(s.units[uid]) == craft) > 1
+    tie = card_rank(s.draw_for(u)) if tied else 0
     return (-craft, tie, u.uid)
 
 
@@ -150,10 +157,15 @@ def _mine_check(s: SkirmishState, u: Soldier | Tank, cell: int) -> bool:
     skill = 0 if u.ran else u.fig.skill("field_craft")
     if s.orders.get(u.uid) is not None and s.orders[u.uid].mode == "walk":
         skill = halve(skill)  # Walk: "Chance of spotting mines, booby traps etc. Halved"
-    card = s.draw(u.side, unit=u)
+    layer = mines[cell]
+    secret = not s.seen_by_enemy(u)  # the layer does not see the man: the umpire draws, in secret (§9.2)
+    card = s.draw_for(u)
     del mines[cell]
     if card_rank(card) <= skill and card_rank(card) < 10:
-        s.log(f"{u.name} spots a mine", card=card, side=u.side)
+        if secret:  # the layer, who saw nothing, still believes its mine is there
+            s.lifted_unseen[cell] = layer
+        s.log(f"{u.name} spots a mine", card=None if secret else card, side=u.side,
+              seat=u.side if secret else None)
         return False
     s.log(f"a mine goes off under {u.name}", card=card, side=u.side)
     blast(s, 1 - u.side, cell, 2, "wound")
@@ -172,19 +184,51 @@ def halve_remaining(s: SkirmishState, u: Soldier | Tank, tick: int) -> None:
     s.schedule[u.uid] = [(tick + max(1, ceil(left * (i + 1) / keep)), c) for i, (_, c) in enumerate(entries[:keep])]
 
 
-def watchers_for(s: SkirmishState, moved: list[Soldier | Tank]) -> list[tuple[int, list[int]]]:
-    """Undischarged opportunity-fire units that could fire at a mover that just entered a hex (§5.5):
-    (watcher, target hexes), the side to move first, in unit order."""
+def watchers_for(s: SkirmishState, passed: dict[int, list[int]]) -> list[tuple[int, list[int]]]:
+    """Undischarged opportunity-fire units that could fire at a mover in a hex it just entered (§5.5; every
+    hex entered, so a fast vehicle does not cross a window of sight unseen): (watcher, target hexes), in unit
+    order. ``passed``: mover -> the hexes it entered this tick."""
     out = []
     for w in s.units:
         order = s.orders.get(w.uid)
         if not w.active or order is None or not order.watch or getattr(w, "watch_fired", False):
             continue
-        reach = fire_range(w)
-        cells = [m.cell for m in moved if m.side != w.side and can_fire_at(s, w, m, reach)]
+        cells = could_fire_at_passing(s, w, passed)
         if cells:
             out.append((w.uid, cells))
     return out
 
 
-__all__ = ["TICKS", "enter", "halve_remaining", "schedule_path", "watchers_for"]
+def could_fire_at_passing(s: SkirmishState, w: Soldier | Tank, passed: dict[int, list[int]]) -> list[int]:
+    """The hexes of ``passed`` (mover -> hexes it entered) where ``w`` could have fired at the mover: an active
+    enemy, in reach, in sight from ``w`` (so seen by its side there, sight being symmetric, §1.4), and where
+    ``w``'s guns bear (§8.3)."""
+    from cardwar.envs.skirmish.sight import in_range, sees
+
+    reach = fire_range(w)
+    if reach == 0:
+        return []
+    out: list[int] = []
+    for uid, cells in passed.items():
+        m = s.units[uid]
+        if m.side == w.side or not m.active:
+            continue
+        for cell in cells:
+            if cell in out or not (in_range(s, w.cell, cell, reach) and sees(s, w.cell, cell)):
+                continue
+            if isinstance(w, Tank) and not w.v.can_traverse:
+                from cardwar.envs.skirmish.vehicles import guns_bear
+
+                if not guns_bear(w.v, cell):
+                    continue
+            out.append(cell)
+    return sorted(out)
+
+
+def mover_at(s: SkirmishState, passed: dict[int, list[int]], cell: int, side: int) -> Soldier | Tank:
+    """The enemy of ``side`` that entered ``cell`` (the last one to, if several)."""
+    return next(s.units[uid] for uid in reversed(list(passed)) if cell in passed[uid]
+                and s.units[uid].side != side)
+
+
+__all__ = ["TICKS", "could_fire_at_passing", "enter", "halve_remaining", "mover_at", "schedule_path", "watchers_for"]

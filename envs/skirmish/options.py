@@ -136,10 +136,11 @@ def _dismount(s: SkirmishState, u: Soldier, mode: str) -> dict[int, tuple[int, .
 
 
 def stance_options(s: SkirmishState, u: Soldier, mode: str, path: tuple[int, ...]) -> list[Stance]:
-    """End stances (§4.1): crawling ends prone, running standing; going prone costs a quarter move."""
+    """End stances (§4.1): crawling ends prone, WW2's all-out run standing; "Going to a prone position from
+    Search, Walk or Run modes reduces forward movement by one quarter"."""
     if mode == "crawl":
         return [Stance.PRONE]
-    if mode in ("run", "all_out_run"):
+    if mode == "all_out_run":  # WW2: "All out run ... Standing only"
         return [Stance.STANDING]
     if mode in ("stay", "move"):
         return list(Stance)

@@ -228,19 +228,28 @@ def blast(s: SkirmishState, side: int, landing: int | None, radius: int, effect:
         if isinstance(t, Tank):
             if t.armour is not Armour.U or not t.active:
                 continue
-        card = s.draw(side)
-        s.log(f"blast on {t.name}: {card_to_str(card)}", card=card, side=side)
-        if not is_red(card):
-            continue
-        if isinstance(t, Tank):
-            vehicles.blast_hit(t.v, card)
-            vehicle_out(s, t, side)
-        elif effect == "on_fire":
-            if t.fig.active and not t.burning:
-                t.burning = 1
-                s.log(f"{t.name} is on fire")
-        else:
-            wound(s, t, side)
+        secret = not s.seen_by_enemy(t)  # its enemy does not see it: the umpire draws, and tells its side (§9.2)
+        card = s.draw_for(t, side=side)
+        s.private_to = t.side if secret else None
+        try:
+            s.log(f"blast on {t.name}: {card_to_str(card)}", card=None if secret else card, side=side)
+            if is_red(card):
+                _blast_effect(s, t, side, card, effect)
+        finally:
+            s.private_to = None
+
+
+def _blast_effect(s: SkirmishState, t: Soldier | Tank, side: int, card: int, effect: str) -> None:
+    """A red effect card (§6.3): an un-armoured vehicle loses a point, a figure is set on fire or wounded."""
+    if isinstance(t, Tank):
+        vehicles.blast_hit(t.v, card)
+        vehicle_out(s, t, side)
+    elif effect == "on_fire":
+        if t.fig.active and not t.burning:
+            t.burning = 1
+            s.log(f"{t.name} is on fire")
+    else:
+        wound(s, t, side)
 
 
 def land(s: SkirmishState, u: Soldier | Tank, aim: int, ok: bool) -> int | None:

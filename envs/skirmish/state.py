@@ -15,7 +15,7 @@ import numpy as np
 
 from cardwar.envs.skirmish import flow
 from cardwar.envs.skirmish.actions import N_ACTIONS, Step
-from cardwar.envs.skirmish.cards import JACK, KING, QUEEN, Pack, Quality, card_rank, draw_core_skills
+from cardwar.envs.skirmish.cards import JACK, KING, QUEEN, Pack, Quality, card_rank, draw_core_skills, make_card
 from cardwar.envs.skirmish.figures import Figure, Skills, Stance
 from cardwar.envs.skirmish.rules import SkirmishRules
 from cardwar.envs.skirmish.scenario import Scenario
@@ -25,6 +25,10 @@ from cardwar.envs.skirmish.weapons import FIREARMS
 
 GENERIC_SKILL = {Quality.POOR: 4, Quality.REGULAR: 5, Quality.VETERAN: 6, Quality.ELITE: 7}
 """``skills="generic"``: the upper middle of each range (RULES.md §2.1)."""
+
+
+TERMINAL = -4
+"""``current_player`` once the game is over (OpenSpiel's ``pyspiel.PlayerId.TERMINAL``)."""
 
 
 class SkirmishIllegalActionError(ValueError):
@@ -104,7 +108,13 @@ class SkirmishState:
     interrupts: list[tuple[int, list[int]]] = field(default_factory=list)
     trail: dict[int, list[int]] = field(default_factory=dict)
     """The hexes each mover has left during the moves in play (to step back from a friend's hex, §4.3)."""
-    """Opportunity-fire units still to be asked at this tick (§5.5)."""
+    entered: dict[int, list[int]] = field(default_factory=dict)
+    """Every hex each mover has entered during the moves in play, in order (opportunity fire meets it at each
+    of them, never where it did not go, §5.5)."""
+    lifted_unseen: dict[int, int] = field(default_factory=dict)
+    """Mines lifted by a figure their layer did not see -> the layer, who still believes them there (§1.2)."""
+    private_to: int | None = field(default=None, repr=False)
+    """While set, every log line goes to that seat alone (the results of a draw made in secret, §9.2)."""
 
     # ------------------------------------------------------------------ the decision interface
     @property
@@ -157,7 +167,8 @@ class SkirmishState:
     # ------------------------------------------------------------------ the arena's engine contract
     @property
     def current_player(self) -> int:
-        return self.seat if self.seat is not None else 0
+        """The seat to decide; :data:`TERMINAL` once the game is over (OpenSpiel's ``PlayerId.TERMINAL``)."""
+        return self.seat if self.seat is not None else TERMINAL
 
     @property
     def move_number(self) -> int:
@@ -167,8 +178,16 @@ class SkirmishState:
         return self.legal()
 
     def apply_action(self, action: int, validate: bool = True) -> None:
+        """Play ``action``; with ``validate`` False the caller vouches that it is one of :meth:`legal_actions`
+        (the env's mask), and only the decision's own table is consulted."""
+        action = int(action)
+        if not validate and self.decision is not None and action in self.decision.legal:
+            self.moves_made += 1
+            flow.answer(self, self.decision, action)
+            flow.advance(self)
+            return
         try:
-            self.apply(int(action))
+            self.apply(action)
         except ValueError as err:
             raise SkirmishIllegalActionError(str(err)) from None
 
@@ -220,6 +239,8 @@ class SkirmishState:
     def log(self, text: str, *, seat: int | None = None, card: int | None = None, side: int | None = None) -> None:
         """Record a line for both seats (or only ``seat``). A seat reads the name of an enemy unit it does not
         see now as "an unseen figure" (or vehicle): a log line never tells a hidden unit's doings (§9.2)."""
+        if seat is None:
+            seat = self.private_to
         if seat is not None:
             self.events.append(Event(self.turn, text, seat, card, side))
             return
@@ -244,6 +265,23 @@ class SkirmishState:
             if u.side != seat and u.uid not in seen and u.name in text:
                 text = text.replace(u.name, "an unseen vehicle" if isinstance(u, Tank) else "an unseen figure")
         return text
+
+    def seen_by_enemy(self, u: Soldier | Tank) -> bool:
+        """Whether the other side sees ``u`` now (§1.4)."""
+        return u.uid in self.seen[1 - u.side]
+
+    def umpire_card(self) -> int:
+        """A number card, Ace to 10 of any suit, drawn by the umpire in secret from a full deck of them (§9.2):
+        for a draw about a unit the other side does not see, so no face-up card or pack count tells of it."""
+        return make_card(int(self.rng.integers(1, 11)), int(self.rng.integers(4)))
+
+    def draw_for(self, u: Soldier | Tank, *, side: int | None = None) -> int:
+        """A card for a draw that concerns ``u`` alone (a tie over a hex, Field Craft against a mine, a blast's
+        effect on it): from ``side``'s pack (``u``'s own by default), face up, when the other side sees ``u``;
+        otherwise the umpire's, in secret (:meth:`umpire_card`, RULES.md §9.2)."""
+        if self.seen_by_enemy(u):
+            return self.draw(u.side if side is None else side, unit=u)
+        return self.umpire_card()
 
     def draw(self, side: int, *, skill: bool = False, unit: Soldier | Tank | None = None) -> int:
         """One card from ``side``'s pack (§3.1). Picture cards: a Jack's event, a King kept, a Queen (on a

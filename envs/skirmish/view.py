@@ -246,7 +246,7 @@ def information_view(s: SkirmishState, seat: int) -> SkirmishView:
         if order is not None:
             partial.update(mode=order.mode, destination=order.destination, stance=order.stance)
     events = tuple(e.text for e in _this_turn(s.events, s.turn) if e.seat is None or e.seat == seat)
-    own_mines = tuple(sorted(c for c, side in s.mines.items() if side == seat))
+    own_mines = tuple(sorted(c for c, side in (*s.mines.items(), *s.lifted_unseen.items()) if side == seat))
     return SkirmishView(
         seat=seat, turn=s.turn, turn_limit=s.scenario.turn_limit, sequence=s.rules.sequence, stage=s.stage,
         to_move=None if s.over or d is None else d.seat, step=d.step if mine else None,

@@ -13,7 +13,7 @@
 The skirmish (Hit the Deck! v1.5 with the WW2 fire-team deck; rules: `envs/skirmish/RULES.md`)
 with **one agent per figure (and vehicle)**, as RULES.md §9.1 describes the Parallel env: each
 phase's declarations are made at once by every live figure of both sides; in the deck sequence
-only the activated figures have a choice; agents leave when incapacitated.
+only the activated figures have a choice; every agent plays to the end (a figure out of action only no-ops).
 
 ## Usage
 
@@ -32,9 +32,12 @@ while env.agents:
 than `a-z0-9` made one `_` (`"American"` -> `american`; `side0` / `side1` when a name is empty or
 both sides would read the same); `index` counts that side's units from 0 in the scenario's order,
 figures first, then vehicles. `env.unit_of(agent)` gives the engine's unit id,
-`env.agent_of(uid)` the reverse. An agent **leaves** (termination `True` that step, then gone
-from `env.agents`) when its unit is out of action: incapacitated, dead, off the table (an `exit`
-scenario), or a vehicle disabled, destroyed or abandoned.
+`env.agent_of(uid)` the reverse. Every agent stays in `env.agents` until the game ends, also when its
+unit is out of action (incapacitated, dead, off the table, a vehicle disabled, destroyed or abandoned):
+its mask then offers only the no-op, and its own side reads the loss in its observation. *Why:* the
+agent list and the termination dict are one object given to both sides, so they may hold only what both
+may know (RULES.md §9.2); an agent leaving when an unseen figure went down told the enemy of the loss
+(issue 27). Version 0 removed such agents at once.
 
 ## Actions: simultaneous decisions over the engine's sequential steps
 The engine (`SkirmishState`) asks one small step at a time, for one unit, as OpenSpiel turns
@@ -90,8 +93,7 @@ see it.
 
 ## Rewards
 Team rewards, at the end only: every agent of the winning side +1, of the losing side -1, 0 in a
-draw or at truncation. PettingZoo removes an agent once it is done, so the final team reward goes
-to the agents still present when the game ends; an agent that left earlier got 0 when it left.
+draw or at truncation, to every agent, since all are present at the end.
 `env.team_returns` holds every possible agent's team result (+1/-1/0) once the game is over, for
 learners that credit fallen figures too (as SMAC's shared team reward does).
 
@@ -282,7 +284,7 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
         over = s.is_terminal()
         present = list(self.agents)
         rewards = {a: 0.0 for a in present}
-        terminations = {a: over or not s.units[self._uid_of[a]].active for a in present}
+        terminations = {a: over for a in present}  # a loss is not public: every agent stays to the end (§9.2)
         truncated = not over and self._cycles >= self.max_cycles
         truncations = {a: truncated for a in present}
         if over:

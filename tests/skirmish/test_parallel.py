@@ -225,7 +225,7 @@ def test_deck_variants_play_to_the_end(rules):
     ("duel", {"opportunity_fire": "after_move"}),
     ("woods_and_craters", {"sequence": "deck"}), ("panzer_road", {"sequence": "deck"}),
 ])
-def test_random_games_end_with_team_rewards_and_agents_leave_when_out_of_action(scenario, rules):
+def test_random_games_end_with_team_rewards_for_every_agent(scenario, rules):
     for seed in range(3):
         env = parallel_env(scenario=scenario, rules=rules)
         out = play(env, seed)
@@ -234,15 +234,9 @@ def test_random_games_end_with_team_rewards_and_agents_leave_when_out_of_action(
         returns = s.returns()
         assert env.team_returns == {a: returns[env.side_of(a)] for a in env.possible_agents}
         final = out["cycles"]
-        for a in env.possible_agents:
-            unit = s.units[env.unit_of(a)]
-            if out["left"][a] < final:  # left before the end: out of action, and no team reward
-                assert not unit.active
-                assert out["totals"][a] == 0.0
-            else:
-                assert out["totals"][a] == returns[env.side_of(a)]
-        present = [a for a in env.possible_agents if out["left"][a] == final]
-        assert sum(out["totals"].values()) == sum(returns[env.side_of(a)] for a in present)
+        for a in env.possible_agents:  # every agent stays to the end (RULES.md §9.2) and gets its team's result
+            assert out["left"][a] == final
+            assert out["totals"][a] == returns[env.side_of(a)]
         assert env.reasked == 0  # every question foreseen for a figure still to declare was the engine's
         if seed:  # fewer seeds for the long deck games
             break
@@ -268,24 +262,29 @@ def test_a_generated_map_is_played_when_given_as_a_scenario():
     assert env.game.is_terminal() and env.reasked == 0
 
 
-def test_an_incapacitated_figure_leaves_the_same_step():
+def test_a_figure_out_of_action_stays_and_no_ops_so_its_loss_is_not_told():
+    """RULES.md §9.2, issue 27: the agent list and terminations are given to both sides, so an unseen figure's
+    loss must not show there; a figure out of action stays, asked nothing, its mask the no-op alone."""
     env = parallel_env(scenario="woods_and_craters")
-    seen_leave = False
+    seen_down = False
     for seed in range(6):
         obs, _ = env.reset(seed=seed)
         rng = np.random.default_rng(seed)
         while env.agents:
+            before = list(env.agents)
             obs, rewards, terms, truncs, infos = env.step(random_actions(env, obs, rng))
             over = env.game.is_terminal()
-            for a, t in terms.items():
-                active = env.game.units[env.unit_of(a)].active
-                assert t == (over or not active)
-                seen_leave |= t and not over
+            assert all(t == over for t in terms.values())
+            if not over and not any(truncs.values()):
+                assert env.agents == before
             for a in env.agents:
-                assert env.game.units[env.unit_of(a)].active
-        if seen_leave:
+                if not env.game.units[env.unit_of(a)].active:
+                    seen_down = True
+                    assert env.question(a) is None
+                    assert np.flatnonzero(obs[a]["action_mask"]).tolist() == [NOOP]
+        if seen_down:
             break
-    assert seen_leave
+    assert seen_down
 
 
 def test_max_cycles_truncates_everyone():

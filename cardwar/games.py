@@ -122,6 +122,14 @@ class Game:
     """``(view) -> ndarray``: the env's observation from a view, for an agent served as an engine."""
     prepare: Any = None
     """``() -> None``: one-off work (tables) done before a clock runs."""
+    resample_hidden: Any = None
+    """``(state, seat: int, rng: numpy.random.Generator) -> state``: another full engine state that ``seat`` cannot
+    tell from ``state`` (its information state, the view, is the same), with everything the seat may not know
+    redrawn from ``rng``: the other hand, the deck order, the future chance (the state's random generator
+    reseeded), hidden units' positions (targeted: preferring the hexes the seat could move to, fire at or see
+    next), undisclosed orders. It must not mutate ``state``. The information-state harness
+    (tests/hidden/test_infostate.py) checks with it that everything a seat is given - observation, mask, view,
+    text, picture, setup - is a function of that seat's information state alone. None: not written yet."""
     agents: Mapping[str, AgentEntry] = field(default_factory=dict)
     page: str | None = None
     """The web page's module for this game, a file in ``cardwar/serve/static/`` (None: no page)."""
@@ -189,6 +197,13 @@ class Game:
 
     def read(self, setup: Any) -> Any:
         return setup if self.read_setup is None else self.hook("read_setup")(setup)
+
+    def resample(self, state: Any, seat: int, rng: Any) -> Any:
+        """The ``resample_hidden`` hook: a state ``seat`` cannot tell from ``state``, its secrets redrawn from
+        ``rng`` (a ``numpy.random.Generator``); NotImplementedError if the game has no such hook."""
+        if self.resample_hidden is None:
+            raise NotImplementedError(f"the {self.name} game has no resample_hidden hook")
+        return self.hook("resample_hidden")(state, seat, rng)
 
     def warm(self) -> None:
         if self.prepare is not None:
@@ -265,7 +280,7 @@ register(Game(
     why_illegal="cardwar.explain:naval_why_illegal", decision_note="cardwar.explain:naval_decision_note",
     seat_field="seat", view_from_dict="cardwar.envs.naval.codec:view_from_message",
     encode_observation="cardwar.envs.naval.observation:encode_observation",
-    prepare="cardwar.envs.naval.hands:prepare_tables",
+    prepare="cardwar.envs.naval.hands:prepare_tables", resample_hidden="cardwar.envs.naval.infostate:resample_hidden",
     agents=_standard_agents("cardwar.agents.naval_heuristic:NavalHeuristic", "cardwar.agents:NAVAL_HEURISTIC_OPTIONS",
                             "cardwar.agents.naval_search:NavalSearch", "cardwar.agents:NAVAL_MCTS_OPTIONS"),
     page="naval", extra={"engine_bench_setup": {}, "play_style": "cardwar.cli.play:NAVAL_STYLE"}))
@@ -286,6 +301,7 @@ register(Game(
     read_setup="cardwar.envs.hexwar.codec:read_setup",
     view_from_dict="cardwar.envs.hexwar.codec:view_from_message",
     encode_observation="cardwar.envs.hexwar.codec:encode_view",
+    resample_hidden="cardwar.envs.hexwar.infostate:resample_hidden",
     agents=_standard_agents("cardwar.agents.hexwar_heuristic:HexHeuristic", (),
                             "cardwar.agents.hexwar_search:HexSearch", "cardwar.agents:HEX_MCTS_OPTIONS"),
     page="hexwar", extra={"engine_bench_setup": {"scenario": "random", "rules": {"hidden_units": True}},
@@ -311,6 +327,7 @@ register(Game(
     read_setup="cardwar.envs.skirmish.codec:read_setup",
     view_from_dict="cardwar.envs.skirmish.codec:view_from_message",
     encode_observation="cardwar.envs.skirmish.codec:encode_view",
+    resample_hidden="cardwar.envs.skirmish.infostate:resample_hidden",
     agents=_standard_agents("cardwar.agents.skirmish_heuristic:SkirmishHeuristic",
                             "cardwar.agents.skirmish_heuristic:OPTIONS",
                             "cardwar.agents.skirmish_search:SkirmishSearch", "cardwar.agents.skirmish_search:OPTIONS"),

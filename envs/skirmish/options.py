@@ -30,7 +30,7 @@ def path_cost(s: SkirmishState, start: int, path: tuple[int, ...], stance: Stanc
     board, total, here = s.scenario.board, 0, start
     for cell in path:
         cost = board.crossing(here, cell, stance=stance, running=running, open_doors=s.open_doors)
-        if cost is ENTIRE:
+        if cost is ENTIRE or cost is None:
             return None
         total += cost
         here = cell
@@ -145,7 +145,7 @@ def stance_options(s: SkirmishState, u: Soldier, mode: str, path: tuple[int, ...
     if mode in ("stay", "move"):
         return list(Stance)
     allowance = soldier_allowance(s, u, mode)
-    cost = path_cost(s, u.cell, path, MODE_STANCE[mode], False)
+    cost = path_cost(s, u.cell, path, MODE_STANCE[mode], mode == "run")
     out = [Stance.KNEELING, Stance.STANDING]
     if cost is not None and cost + quarter(u.move_allowance(mode)) <= allowance:
         out.insert(0, Stance.PRONE)

@@ -9,7 +9,12 @@ For games played one after another (a tournament's worker, a match), :func:`seat
 and :func:`release_player` keep **one engine process per entrant per process** across
 games, as fastchess and cutechess keep an engine for a whole match: the engine is told
 each game with ``new_game`` (its own seat seed) and ``game_over``, and restarted only
-after it failed (``error``, or a ``timeout`` that killed it). The idle engines are closed
+after it failed (``error``, or a ``timeout`` that killed it). **No process is dealt a game it
+has seen**: a caller names each game's deal (``deal=``, the seed the env is reset with), the kept
+engine remembers the deals it was dealt, and one that would be dealt a deal again is passed over for
+another kept engine of the same key that has not seen it, or a fresh process (it stays kept for deals
+it has not seen). A tournament deals each pairing its own games (:mod:`cardwar.arena.seeds`), so
+there this only bites where deals are shared on purpose. The idle engines are closed
 (``quit``, then their process groups killed) by :func:`close_engines`, which runs at
 exit: ``atexit`` in the main process, and multiprocessing's exit finalizers in a pool's
 worker (``ProcessPoolExecutor`` and ``multiprocessing.Pool`` run them at shutdown). A
@@ -22,6 +27,7 @@ import atexit
 import json
 import os
 import threading
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -93,36 +99,52 @@ def make_player(spec: str, game: str, seed: int | None = None, **engine_options:
 _lock = threading.Lock()
 _idle: dict[tuple, list[Any]] = {}  # key -> engines waiting for their next game
 _busy: dict[int, tuple] = {}  # id(engine) -> its key, while it plays a game
+_dealt: weakref.WeakKeyDictionary[Any, set] = weakref.WeakKeyDictionary()  # engine -> the deals it was dealt
 _hooked = False
+KEEP_PER_KEY = 4
+"""Idle engines kept for one key: more than one only where deals repeat (shared deals); beyond this many,
+an engine given back is closed, and the next game of a deal they have all seen gets a fresh process."""
 
 
 def _key(spec: str, game: str, seat: int | None, options: dict[str, Any]) -> tuple:
     return spec.strip(), game, seat, json.dumps(options, sort_keys=True, default=str)
 
 
-def seat_player(spec: str, game: str, seed: int | None = None, seat: int | None = None,
-                **engine_options: Any) -> Any:
+def seat_player(spec: str, game: str, seed: int | None = None, seat: int | None = None, *,
+                deal: Any = None, **engine_options: Any) -> Any:
     """The player for one game: a fresh agent, or this process's engine for ``(spec, game, seat, options)``.
 
     An engine waiting from an earlier game in the same ``seat`` is reused (``new_game`` with this ``seed``,
     which restarts it if it failed); if none waits, one is started. A process keeps to one seat because a
     duplicate pair deals the same cards twice, seats swapped: a process that sat in both games of a pair
-    would remember the other seat's hand from the first. Give it back with :func:`release_player`.
+    would remember the other seat's hand from the first. ``deal`` names the game's deal (the seed the env
+    is reset with): an engine that was dealt it before is never reused for it; another that was not, or a
+    fresh process, plays it (None: the caller vouches that the deal is new to every kept engine). Give it
+    back with :func:`release_player`.
     """
     if not is_engine_spec(spec):
         return make_player(spec, game, seed=seed)
     key = _key(spec, game, seat, engine_options)
     _hook_exit()
     with _lock:
-        waiting = _idle.get(key)
-        player = waiting.pop() if waiting else None
+        waiting = _idle.get(key) or []
+        player = next((p for p in reversed(waiting) if not _has_seen(p, deal)), None)
+        if player is not None:
+            waiting.remove(player)
     if player is None:
         player = make_player(spec, game, seed=seed, **engine_options)
     else:
         player.new_game(seed=seed)
     with _lock:
         _busy[id(player)] = key
+        if deal is not None:
+            _dealt.setdefault(player, set()).add(deal)
     return player
+
+
+def _has_seen(player: Any, deal: Any) -> bool:
+    """Whether ``player`` (a kept engine) was dealt ``deal`` before (its process may remember it)."""
+    return deal is not None and deal in _dealt.get(player, ())
 
 
 def release_player(player: Any, result: Any = None) -> None:
@@ -151,7 +173,12 @@ def release_player(player: Any, result: Any = None) -> None:
         player.close()
         return
     with _lock:
-        _idle.setdefault(key, []).append(player)
+        waiting = _idle.setdefault(key, [])
+        full = len(waiting) >= KEEP_PER_KEY
+        if not full:
+            waiting.append(player)
+    if full:  # deals repeat here more often than engines are worth keeping: a fresh one when needed
+        player.close()
 
 
 def release_players(players: Sequence[Any], result: Any = None) -> None:
@@ -198,6 +225,7 @@ def _forget_inherited() -> None:
             p.abandon()
     _idle.clear()
     _busy.clear()
+    _dealt.clear()
     _hooked = False
 
 

@@ -10,18 +10,30 @@ own randomness, sent to an engine in ``new_game``) is another keyed hash of it:
 
 So a seat's seed says nothing about the game's seed, the deal or the other seat's seed,
 and the game seed (a small, guessable number) tells nobody the deal without the secret.
+
+A dealer may also have a ``context``, a string naming whose games it deals (a tournament's
+pairing: :func:`cardwar.tournament.schedule.deal_context`); the labels then carry it,
+
+    deal seed   = HMAC-SHA256(secret, "deal:" + JSON [context, game seed])
+    seat seed   = HMAC-SHA256(secret, "seat<i>:" + JSON [context, game seed])
+
+so two pairings that play the same numbered seed are dealt unrelated games: an engine that
+meets a second opponent is never dealt a game it has seen against the first.
+
 A tournament stores its secret, so a resume or a rerun deals the same games; ``match`` and
 ``play`` draw a fresh one unless ``--secret`` is given, and print it once the games are over.
 
 ``--reproducible-seeds`` (secret ``None``) is the research mode of old: the deal seed is the
 game seed and the seats get ``2 * seed + 1`` and ``2 * seed + 2``. Any seat can then rebuild
-the whole game; use it only among agents you trust (our own), never with engines.
+the whole game; use it only among agents you trust (our own), never with engines. It ignores
+the context: every opponent gets the plain seed's deal, as before.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import re
 import secrets as _secrets
 from dataclasses import dataclass
@@ -54,6 +66,7 @@ class Dealer:
     """Turns a game's numbered seed into the deal seed and the seats' seeds (see the module docstring)."""
 
     secret: str | None  # None: reproducible research seeds, which any seat can invert
+    context: str | None = None  # whose games (a pairing's key): other contexts, unrelated deals; None: the seed alone
 
     @classmethod
     def fresh(cls) -> Dealer:
@@ -72,14 +85,19 @@ class Dealer:
     def reproducible(self) -> bool:
         return self.secret is None
 
+    def _label(self, game_seed: int) -> str:
+        if self.context is None:
+            return str(int(game_seed))
+        return json.dumps([self.context, int(game_seed)], ensure_ascii=True, separators=(",", ":"))
+
     def deal(self, game_seed: int) -> int:
         """The seed the env is reset with (the record's seed): the deck, the hidden units, the dice."""
         if self.secret is None:
             return int(game_seed)
-        return _keyed(self.secret, f"deal:{int(game_seed)}", 63)
+        return _keyed(self.secret, f"deal:{self._label(game_seed)}", 63)
 
     def seat(self, game_seed: int, seat: int) -> int:
         """The seed of the player in ``seat`` (0 first, 1 second) for its own randomness."""
         if self.secret is None:
             return 2 * int(game_seed) + 1 + seat
-        return _keyed(self.secret, f"seat{seat}:{int(game_seed)}", SEAT_SEED_BITS)
+        return _keyed(self.secret, f"seat{seat}:{self._label(game_seed)}", SEAT_SEED_BITS)

@@ -7,6 +7,11 @@ score rate (win 1, draw 1/2) with a 95% Wilson interval.
 The dealer (:mod:`cardwar.arena.seeds`) keys the deal and each seat's seed with a secret
 drawn for the match (or given as ``--secret``), so no player can rebuild the deal from
 what it is sent; the secret is reported once the match is over, to rerun it exactly.
+
+An engine is one process per seat (per worker) from game to game, and never dealt a game it
+has seen (:func:`cardwar.players.seat_player` is told each game's deal): the two games of a
+pair are played by different processes, and a deal that comes round again (the same engine
+in both seats, a second match on the same seeds and dealer) goes to a fresh one.
 """
 
 from __future__ import annotations
@@ -41,10 +46,12 @@ def play_game(game: str, spec_first: str, spec_second: str, seed: int, scenario:
 
     dealer = dealer or Dealer.fresh()
     specs = (spec_first, spec_second)
-    players = [seat_player(spec, game, dealer.seat(seed, i), seat=i) for i, spec in enumerate(specs)]  # kept
+    deal = dealer.deal(seed)
+    players = [seat_player(spec, game, dealer.seat(seed, i), seat=i, deal=deal)  # kept, never dealt a deal twice
+               for i, spec in enumerate(specs)]
     outcome = None
     try:
-        outcome = arena_game(make_env(game, scenario, rules), players, dealer.deal(seed), game=game, specs=specs,
+        outcome = arena_game(make_env(game, scenario, rules), players, deal, game=game, specs=specs,
                              scenario=scenario, forfeits=any(is_engine_spec(s) for s in specs))
         return outcome.returns
     finally:

@@ -38,6 +38,10 @@ def add_parser(sub: Any, number: Any) -> None:
     t.add_argument("--reproducible-seeds", action="store_true",
                    help="research only: deal from the plain pair seeds, no secret (any engine can then rebuild "
                         "the hidden game from its seed); fixed when the tournament is created")
+    t.add_argument("--shared-deals", action="store_true",
+                   help="deal every pairing the pair seed's one deal instead of its own (variance reduction across "
+                        "opponents; an engine is given a fresh process for a deal it has seen); fixed when the "
+                        "tournament is created")
     t.add_argument("--report-only", action="store_true", help="rebuild the reports from the database, play nothing")
     t.add_argument("--rounds", type=number(int, 10, "--rounds"), default=1000, help="bootstrap resamples (1000)")
     t.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -114,8 +118,9 @@ def run_command(args: argparse.Namespace) -> int:
                          "or --game with --entrant flags")
     if args.ray_address is not None and args.backend != "ray":
         raise ValueError("--ray-address names a Ray cluster for --backend ray; add --backend ray or leave it out")
-    if args.report_only and args.reproducible_seeds:
-        raise ValueError("--reproducible-seeds sets how a new tournament deals; --report-only plays nothing")
+    if args.report_only and (args.reproducible_seeds or args.shared_deals):
+        flag = "--reproducible-seeds" if args.reproducible_seeds else "--shared-deals"
+        raise ValueError(f"{flag} sets how a new tournament deals; --report-only plays nothing")
     config = resolve_config(args)
     db = Path(args.db or f"tournaments/{config.name}.sqlite")
     out = Path(args.out or f"tournaments/{config.name}")
@@ -167,7 +172,7 @@ def _play(args: argparse.Namespace, config: TournamentConfig, store: Any, db: Pa
     try:
         summary = run_tournament(config, store, workers=args.workers, backend=args.backend,
                                  ray_address=args.ray_address, allow_changed=args.allow_changed, on_pair=on_pair,
-                                 reproducible_seeds=args.reproducible_seeds,
+                                 reproducible_seeds=args.reproducible_seeds, shared_deals=args.shared_deals,
                                  engine_log_dir=str(out / "engines"))
     except KeyboardInterrupt:
         close_bar()

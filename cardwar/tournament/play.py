@@ -1,9 +1,10 @@
 """Playing one duplicate pair: the function every backend runs (a local worker or a Ray task).
 
 Engines (``engine:CMD`` entrants) are kept from pair to pair in the worker process
-(:func:`cardwar.players.seat_player`): one process per entrant per worker, told
+(:func:`cardwar.players.seat_player`): one process per entrant, seat and worker, told
 each game by ``new_game`` and ``game_over``, restarted only after it failed, and closed
-when the worker exits.
+when the worker exits. Each game names its deal to ``seat_player``, so no process is
+dealt a game it has seen (where deals are shared across pairings, another process plays it).
 """
 
 from __future__ import annotations
@@ -47,13 +48,13 @@ def play_pair(job: PairJob, engine_options: dict[str, Any] | None = None) -> lis
     """The pair's two games, seats swapped on the same seed, as store rows.
 
     The dealer (:mod:`cardwar.arena.seeds`) keys the deal and each seat's seed with the
-    tournament's secret, so no seat can rebuild the pair's seed or the other seat's cards;
-    a tournament's games are a match's games with the same ``--secret``. ``engine_options``
-    (default: the job's ``engine_options``, if it has them) go to every engine entrant.
+    tournament's secret and the pairing (``job.deal_context``), so no seat can rebuild the pair's
+    seed or the other seat's cards, and no other pairing is dealt the same game; a tournament's
+    games are :func:`cardwar.cli.match.play_game`'s games with the job's dealer (:meth:`PairJob.dealer`).
+    ``engine_options`` (default: the job's ``engine_options``, if it has them) go to every engine entrant.
     """
     from cardwar.arena import Clock, play_game
     from cardwar.players import is_engine_spec, release_players, seat_player
-    from cardwar.arena.seeds import Dealer
     from cardwar import games
 
     if engine_options is None:
@@ -61,16 +62,17 @@ def play_pair(job: PairJob, engine_options: dict[str, Any] | None = None) -> lis
     if "torch" in sys.modules:  # one thread a worker: the workers share the cores
         sys.modules["torch"].set_num_threads(1)
     clock = Clock(None if job.move_ms is None else job.move_ms / 1000, None if job.game_ms is None else job.game_ms / 1000)
-    dealer = Dealer(job.secret)
+    dealer = job.dealer()
+    deal = dealer.deal(job.seed)
     rows = []
     for g, (first, second, spec_first, spec_second) in enumerate(job.seats()):
         env = games.get(job.game).make_env(job.scenario, job.rules)
-        players = [seat_player(spec, job.game, dealer.seat(job.seed, i), seat=i,
+        players = [seat_player(spec, job.game, dealer.seat(job.seed, i), seat=i, deal=deal,
                                **(entrant_options(engine_options, name) if is_engine_spec(spec) else {}))
                    for i, (name, spec) in enumerate(((first, spec_first), (second, spec_second)))]
         outcome = None
         try:
-            outcome = play_game(env, players, dealer.deal(job.seed), game=job.game, specs=(spec_first, spec_second),
+            outcome = play_game(env, players, deal, game=job.game, specs=(spec_first, spec_second),
                                 scenario=job.scenario, clock=clock)
         finally:
             release_players(players, outcome)

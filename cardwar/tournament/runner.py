@@ -6,6 +6,11 @@ Backends, same rows for the same seeds (timings aside):
   they die with this process and report a failure in one line), or this process alone;
 - ``ray``: Ray tasks on a cluster (``ray_address``) or on a local Ray started on the spot.
 
+Every game names its deal to the engines' keeper (:func:`cardwar.players.seat_player`), so on any
+backend and with any number of workers no engine process is dealt a game it has seen: a new
+tournament deals each pairing its own games, and where deals are shared (``--shared-deals``,
+``--reproducible-seeds``, tournaments stored before) a deal an engine has seen goes to another process.
+
 Pairs whose games are already in the store (matched by content: :func:`cardwar.tournament.store.game_key`)
 are skipped, so running the same command again after a kill resumes the tournament, and
 reordering, adding or removing entrants plays only the pairs that are new. One process
@@ -221,11 +226,13 @@ def _ray(workers: int, address: str | None) -> Iterator[Feed]:
 def run_tournament(config: TournamentConfig, store: Store, workers: int = 1, backend: str = "local",
                    ray_address: str | None = None, allow_changed: bool = False,
                    on_pair: Callable[[int, int], None] | None = None,
-                   reproducible_seeds: bool = False, engine_log_dir: str | None = None) -> RunSummary:
+                   reproducible_seeds: bool = False, engine_log_dir: str | None = None,
+                   shared_deals: bool = False) -> RunSummary:
     """Play every pair whose games are not yet stored; ``on_pair(done, total)`` after each stored pair.
 
     A new tournament draws its dealer's secret (kept in the store; ``reproducible_seeds``: none,
-    the research seeds); a resumed one deals from the secret it keeps. A second process on
+    the research seeds) and deals each pairing its own games (``shared_deals``: every pairing the
+    pair seed's one deal); a resumed one deals as the store says it was dealt. A second process on
     the same tournament is refused (:class:`~cardwar.tournament.store.TournamentBusy`).
     """
     if backend not in BACKENDS:
@@ -242,8 +249,9 @@ def run_tournament(config: TournamentConfig, store: Store, workers: int = 1, bac
     start = time.perf_counter()
     with store.running(config.name):
         store.open_tournament(config.name, config.to_dict(), config.digest(), allow_changed=allow_changed,
-                              reproducible=reproducible_seeds)
-        jobs = schedule(config, store.secret(config.name), engine_log_dir)
+                              reproducible=reproducible_seeds, shared_deals=shared_deals)
+        jobs = schedule(config, store.secret(config.name), engine_log_dir,
+                        per_pairing=store.seeds(config.name) == "pairing")
         done = store.keys(config.name)
         finished = [all(k in done for k in j.keys()) for j in jobs]
         summary = RunSummary(already=sum(finished))

@@ -12,7 +12,8 @@ missing.
 A tournament is played by one process at a time: :meth:`Store.running` takes a lock that
 the kernel drops when its process ends (``kill -9`` included) and a second run is refused
 in one line naming the first. Each tournament keeps its dealer's secret
-(:mod:`cardwar.arena.seeds`) here, so a resume deals the same games as the first run.
+(:mod:`cardwar.arena.seeds`) and how it deals (:data:`SEEDS`) here, so a resume deals the
+same games as the first run.
 
 Databases written before game keys existed are migrated when first opened for writing
 (the keys are computed for the stored rows); one opened read-only (``--report-only``,
@@ -47,7 +48,7 @@ CREATE TABLE IF NOT EXISTS tournaments (
     config_hash TEXT NOT NULL,
     created REAL NOT NULL,
     secret TEXT,                     -- the dealer's secret (hex); NULL: reproducible (or legacy) seeds
-    seeds TEXT NOT NULL DEFAULT 'legacy'  -- keyed / reproducible / legacy (made before secrets: plain seeds)
+    seeds TEXT NOT NULL DEFAULT 'legacy'  -- pairing / keyed / reproducible / legacy (see SEEDS)
 )"""
 
 GAMES = """
@@ -83,6 +84,17 @@ CREATE TABLE IF NOT EXISTS runs (
     host TEXT NOT NULL,
     started REAL NOT NULL
 )"""
+
+SEEDS = {
+    "pairing": "a secret; each pairing is dealt its own games (the deal is keyed by the pairing too)",
+    "keyed": "a secret; every pairing is dealt the pair seed's one deal (--shared-deals; every keyed "
+             "tournament stored before deals were per pairing)",
+    "reproducible": "no secret; the plain pair seeds, shared by every pairing (--reproducible-seeds)",
+    "legacy": "no secret; the plain pair seeds (stored before secrets existed)",
+}
+"""How a tournament is dealt (the ``seeds`` column), fixed when it is created: a resume deals as its games were
+dealt. Only ``pairing`` keeps an engine from meeting a deal twice by itself; under the others, which share
+deals, :func:`cardwar.players.seat_player` gives a deal an engine process has seen to another process."""
 
 _GAME_COLUMNS = ("tournament, game_key, pairing, pair, game_in_pair, seed, scenario, first, second, first_spec, "
                  "second_spec, score_first, returns, length, move_times, forfeit_seat, forfeit_reason, "
@@ -417,13 +429,16 @@ class Store:
 
     # ------------------------------------------------------------ tournaments
     def open_tournament(self, name: str, config: dict[str, Any], config_hash: str, allow_changed: bool = False,
-                        reproducible: bool = False) -> bool:
+                        reproducible: bool = False, shared_deals: bool = False) -> bool:
         """Register ``name`` (True if new), drawing its dealer's secret; a changed config is refused unless allowed.
 
-        ``reproducible``: deal from the plain seeds (no secret). A tournament keeps the way it was
-        dealt: resuming a keyed one with ``reproducible`` (or the reverse) is refused, since it would
-        deal other games under the same keys. One stored before secrets existed (``legacy``) keeps
-        its reproducible seeds either way.
+        A new tournament deals each pairing its own games (``seeds`` ``pairing``); ``shared_deals``:
+        every pairing the pair seed's one deal (``keyed``); ``reproducible``: from the plain seeds, no
+        secret (shared too). A tournament keeps the way it was dealt (:data:`SEEDS`): resuming it
+        with ``reproducible`` where it has a secret (or the reverse), or ``shared_deals`` where its
+        deals are per pairing, is refused, since it would deal other games under the same keys. One
+        stored before secrets existed (``legacy``), or before deals were per pairing (``keyed``),
+        goes on as it was dealt without a flag.
         """
         from cardwar.arena.seeds import new_secret
 
@@ -432,18 +447,24 @@ class Store:
                                   (name,)).fetchone()
             if row is None:
                 secret = None if reproducible else new_secret()
+                seeds = "reproducible" if reproducible else "keyed" if shared_deals else "pairing"
                 self.db.execute("INSERT INTO tournaments (name, config, config_hash, created, secret, seeds) "
                                 "VALUES (?, ?, ?, ?, ?, ?)",
-                                (name, json.dumps(config, sort_keys=True), config_hash, time.time(), secret,
-                                 "reproducible" if reproducible else "keyed"))
+                                (name, json.dumps(config, sort_keys=True), config_hash, time.time(), secret, seeds))
                 return True
             seeds = row[2]
-            if seeds == "keyed" and reproducible:
+            if seeds not in SEEDS:
+                raise ValueError(f"tournament {name!r} in {self.path} is dealt in a way this cardwar does not know "
+                                 f"(seeds {seeds!r}); a newer cardwar made it: resume it with that one")
+            if seeds in ("keyed", "pairing") and reproducible:
                 raise ValueError(f"tournament {name!r} in {self.path} deals from a secret it keeps; "
                                  "--reproducible-seeds would deal other games: leave it out to go on")
             if seeds == "reproducible" and not reproducible:
                 raise ValueError(f"tournament {name!r} in {self.path} was started with --reproducible-seeds; "
                                  "add it to go on")
+            if seeds == "pairing" and shared_deals:
+                raise ValueError(f"tournament {name!r} in {self.path} deals each pairing its own games; "
+                                 "--shared-deals would deal other games: leave it out to go on")
             if row[1] != config_hash:
                 from cardwar.tournament.config import describe_changes
 
@@ -466,9 +487,19 @@ class Store:
         return None if row is None else row[0]
 
     def seeds(self, name: str) -> str | None:
-        """How the tournament is dealt: ``keyed``, ``reproducible`` or ``legacy``."""
+        """How the tournament is dealt: ``pairing``, ``keyed``, ``reproducible`` or ``legacy`` (:data:`SEEDS`)."""
         row = self.db.execute("SELECT seeds FROM tournaments WHERE name = ?", (name,)).fetchone()
         return None if row is None else row[0]
+
+    def dealer(self, name: str, row: GameRow):
+        """The dealer (:class:`~cardwar.arena.seeds.Dealer`) of a stored game of ``name``: ``dealer.deal(row.seed)``
+        is the deal it was played on (its record's seed), ``dealer.seat(row.seed, i)`` the seed seat ``i`` was sent."""
+        from cardwar.arena.seeds import Dealer
+        from cardwar.tournament.schedule import deal_context
+
+        context = (deal_context(row.first, row.first_spec, row.second, row.second_spec)
+                   if self.seeds(name) == "pairing" else None)
+        return Dealer(self.secret(name), context)
 
     def config(self, name: str) -> dict[str, Any] | None:
         row = self.db.execute("SELECT config FROM tournaments WHERE name = ?", (name,)).fetchone()

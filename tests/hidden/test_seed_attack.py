@@ -109,8 +109,8 @@ def test_a_cheating_entrant_in_a_real_tournament_learns_nothing(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     said = {(d["seed"], d["seat"]): d["guess"] for d in map(_json.loads, log.read_text().splitlines())}
     with Store(tmp_path / "tournaments" / "t.sqlite", readonly=True) as store:
-        dealer = Dealer(store.secret("t"))
         rows = store.games("t")
+        dealer = store.dealer("t", rows[0])  # the one pairing's dealer: the secret, keyed by the pairing
     assert dealer.secret is not None and len(rows) == 30
     assert dealer.secret not in done.stdout + done.stderr  # never printed
     guesses, truths = [], []
@@ -150,7 +150,8 @@ def memory_attack(tmp_path: Path, games: int) -> float:
 
 def test_an_engine_process_never_sits_in_both_games_of_a_pair(tmp_path, monkeypatch):
     """With one process for both seats (as first built) the mirror game gives the other hand away; a process
-    kept to one seat has only other deals to remember."""
+    kept to one seat has only other deals to remember, and so has one that is never dealt a deal twice
+    (cardwar.players.seat_player): each protection alone holds the attack to chance."""
     import cardwar.players as players
 
     kept_to_a_seat = memory_attack(tmp_path / "a", 20) if (tmp_path / "a").mkdir() is None else 0.0
@@ -158,5 +159,9 @@ def test_an_engine_process_never_sits_in_both_games_of_a_pair(tmp_path, monkeypa
     assert kept_to_a_seat < chance + 4 * (chance * (1 - chance) / 140) ** 0.5, kept_to_a_seat
     seatless = players._key
     monkeypatch.setattr(players, "_key", lambda spec, game, seat, options: seatless(spec, game, None, options))
+    # one process for both seats is still never dealt a deal twice: the mirror game goes to another process
+    (tmp_path / "c").mkdir()
+    assert memory_attack(tmp_path / "c", 20) < chance + 4 * (chance * (1 - chance) / 140) ** 0.5
+    monkeypatch.setattr(players, "_has_seen", lambda player, deal: False)  # and without that guard either:
     (tmp_path / "b").mkdir()
     assert memory_attack(tmp_path / "b", 20) >= 0.45  # the second game of every pair: the whole hand

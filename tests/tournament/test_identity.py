@@ -149,7 +149,7 @@ def test_the_secret_is_drawn_once_kept_out_of_the_config_and_dealt_on_every_resu
         run_tournament(_config(pairs=1), store)
         secret = store.secret("t")
         run_tournament(_config(pairs=2), store, allow_changed=True)
-        assert store.seeds("t") == "keyed" and store.secret("t") == secret
+        assert store.seeds("t") == "pairing" and store.secret("t") == secret  # keyed, and per pairing
         row = store.db.execute("SELECT config, config_hash FROM tournaments").fetchone()
     assert secret and len(set(secrets_seen)) == 1 and secrets_seen[0] == secret and len(secrets_seen) == 6
     assert secret not in row[0] and secret not in row[1] and "secret" not in json.loads(row[0])

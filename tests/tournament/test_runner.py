@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardwar.arena.seeds import Dealer
 from cardwar.cli.match import play_game
 from cardwar.tournament.config import TournamentConfigError, config_from_dict
 from cardwar.tournament.report import build_report, pairing_name, write_reports
@@ -38,8 +37,8 @@ def test_every_pairing_plays_duplicate_pairs_on_the_same_seeds_with_seats_swappe
     with Store(tmp_path / "t.sqlite") as store:
         run_tournament(config, store)
         rows = current_rows(config, store)
-        dealer = Dealer(store.secret("t"))
-    assert dealer.secret is not None  # a new tournament draws its dealer's secret
+        dealers = {(r.pairing, r.pair, r.game_in_pair): store.dealer("t", r) for r in rows}
+    assert all(d.secret is not None for d in dealers.values())  # a new tournament draws its dealer's secret
     assert len(rows) == 12
     by_pair = {}
     for r in rows:
@@ -49,7 +48,10 @@ def test_every_pairing_plays_duplicate_pairs_on_the_same_seeds_with_seats_swappe
         assert (g0.first, g0.second) == (g1.second, g1.first) and g0.game_in_pair == 0 and g1.game_in_pair == 1
         a, b = config.pairings()[p]
         assert (g0.first, g1.first) == (a, b)
-        # each game is the very game `cardwar match` plays for these specs and seed
+        # each game is the very game `cardwar match` plays for these specs and seed, dealt as its pairing is
+        dealer = dealers[(p, k, 0)]
+        job = next(j for j in jobs if (j.pairing, j.pair) == (p, k))
+        assert dealer == dealers[(p, k, 1)] and dealer.context == job.deal_context is not None
         for g in (g0, g1):
             returns = play_game("naval", g.first_spec, g.second_spec, g.seed, dealer=dealer)
             assert g.returns == returns and g.score_first == (1.0 if returns[0] > 0 else 0.0 if returns[0] < 0 else 0.5)

@@ -1,4 +1,11 @@
-"""Combat resolution (RULES.md §2.4, §5, §6, §8.4), read like the seed's examples, on a small fake board."""
+"""Combat resolution (RULES.md §2.4, §5, §6, §8.4), read like the seed's examples.
+
+The pure functions of ``combat.py`` (the skill test, scatter, opposed melee) are tested on a small fake board; every
+other rule is tested on the function the engine runs (``resolve.effective``, ``resolve.rounds_needed``,
+``Soldier.throw_range``) or played through the engine (bursts, blasts, melee, burning, fire-fighting, HE, the combat
+order), so each rule has one function and its test checks that function. More examples of the same rules, played
+through the engine, are in ``test_rules_examples.py`` (§5.4 bursts, §6 grenades, §5.7 the combat order).
+"""
 
 from __future__ import annotations
 
@@ -6,13 +13,14 @@ import random
 
 import pytest
 
+from cardwar.envs.skirmish import resolve
+from cardwar.envs.skirmish.actions import GRID
 from cardwar.envs.skirmish.cards import Pack, parse_card
-from cardwar.envs.skirmish.combat import (
-    HE_WEAPONS, AreaResult, Burning, area_attack, blast, blast_wounds, burst_penalty, burst_slots, combat_order,
-    effective_skill, extinguished, fire_wound_due, he_radius, he_round, is_mortar, knife_range, melee_opposed,
-    melee_strike, rounds_used, scatter, scatter_direction, scatter_hexes, succeeds,
+from cardwar.envs.skirmish.combat import melee_opposed, scatter, scatter_direction, scatter_hexes, succeeds
+from cardwar.envs.skirmish.figures import Stance
+from tests.skirmish.conftest import (
+    BLUE, RED, act, fig, finish_turn, legal, scenario, stack, start, stay_until_combat, unit,
 )
-from cardwar.envs.skirmish.weapons import AntiTank
 
 # ---------------------------------------------------------------- a fake board (odd-r, 24 x 16, as the contract)
 
@@ -37,7 +45,8 @@ def c(label: str) -> int:
 
 class FakeBoard:
     """Open ground, except: ``ground`` names by cell, ``edges`` names by (min, max) cell pair, ``shielded`` cells
-    no blast reaches, ``stops`` edges a scatter does not cross."""
+    no blast reaches, ``stops`` edges a scatter does not cross. The map of these scatter tests and of
+    ``test_vehicles.py``."""
 
     def __init__(self, ground: dict[int, str] | None = None, edges: dict[tuple[int, int], str] | None = None,
                  shielded: frozenset[int] = frozenset(), stops: frozenset[tuple[int, int]] = frozenset()):
@@ -91,23 +100,50 @@ def stacked(*cards: str):
     return (lambda: pack.draw(rng)), pack
 
 
-# ---------------------------------------------------------------- effective skill (§2.4)
+def texts(s) -> list[str]:
+    return [e.text for e in s.events]
+
+
+def top(s, side: int) -> int:
+    return s.packs[side].draw_pile[0]
+
+
+def field(**cells: str) -> str:
+    """The 10 x 6 field of clear ground with some hexes changed (``E3=","``: light cover on E3)."""
+    rows = [["."] * 10 for _ in range(6)]
+    for label, g in cells.items():
+        cell = GRID.parse(label)
+        rows[cell // 24][cell % 24] = g
+    return "\n".join((" " if r % 2 else "") + " ".join(row) for r, row in enumerate(rows))
+
+
+# ---------------------------------------------------------------- effective skill (§2.4): resolve.effective
+
+def shot(base: int, *, wounded: bool = False, ran: bool = False, ground: str = ".") -> int:
+    """``resolve.effective`` of a fire by Shooter (Shoot ``base``) on A3 at Red 1 on E3, whose hex is ``ground``."""
+    door = ["door_open E3-F3"] if ground in "BK" else None  # a building or bunker needs a way in (§1.3)
+    s = start(scenario([fig("Shooter", "A3", skills=base)], [fig("Red 1", "E3", skills=3)], map=field(E3=ground),
+                       edges=door))
+    shooter = unit(s, "Shooter")
+    shooter.fig.wounds, shooter.ran = int(wounded), ran
+    return resolve.effective(s, shooter, "fire", [GRID.parse("E3")])
+
 
 def test_a_wounded_runner_with_shoot_7_fires_at_2():
     # "A wounded runner with shoot 7 fires at 7 -> 4 -> 2."
-    assert effective_skill(7, wounded=True, ran=True) == 2
+    assert shot(7, wounded=True, ran=True) == 2
 
 
-@pytest.mark.parametrize("base, wounded, ran, cover, penalty, expected", [
-    (5, False, False, 0, 0, 5),
-    (5, True, False, 0, 0, 3),    # "One wound - all skills halved (rounding up)"
-    (5, False, True, 0, 0, 3),    # Run: "Fire skill halved"
-    (6, True, False, 1, 0, 2),    # halve first: 6 -> 3, then light cover: 2 (not (6 - 1) / 2 = 3)
-    (7, False, False, 2, 2, 3),   # building cover 2, third target of a burst -2
-    (3, True, True, 3, 0, -2),    # 3 -> 2 -> 1, bunker: -2
+@pytest.mark.parametrize("base, wounded, ran, ground, expected", [
+    (5, False, False, ".", 5),
+    (5, True, False, ".", 3),    # "One wound - all skills halved (rounding up)"
+    (5, False, True, ".", 3),    # Run: "Fire skill halved"
+    (6, True, False, ",", 2),    # halve first: 6 -> 3, then light cover: 2 (not (6 - 1) / 2 = 3)
+    (7, False, False, "B", 5),   # building cover 2
+    (3, True, True, "K", -2),    # 3 -> 2 -> 1, bunker: -2
 ])
-def test_halvings_first_then_subtractions(base, wounded, ran, cover, penalty, expected):
-    assert effective_skill(base, wounded=wounded, ran=ran, cover=cover, penalty=penalty) == expected
+def test_halvings_first_then_subtractions(base, wounded, ran, ground, expected):
+    assert shot(base, wounded=wounded, ran=ran, ground=ground) == expected
 
 
 def test_a_card_at_or_below_the_effective_skill_succeeds_and_a_ten_never_does():
@@ -118,62 +154,90 @@ def test_a_card_at_or_below_the_effective_skill_succeeds_and_a_ten_never_does():
     assert succeeds(1, parse_card("AS"))
 
 
-# ---------------------------------------------------------------- full automatic (§5.4)
+# ---------------------------------------------------------------- full automatic (§5.4): played through the engine
+
+def burst_field(*reds: str, gunner_skill: int = 6, **ground: str):
+    """A gunner with an SMG (Cat. 2, 9 hexes) on A3 and Regular riflemen (skill 3) on ``reds``."""
+    blue = [fig("Gunner", "A3", "smg2", gunner_skill)]
+    return stay_until_combat(start(scenario(blue, [fig(f"Red {i + 1}", h, skills=3) for i, h in enumerate(reds)],
+                                            map=field(**ground))))
+
 
 def test_a_burst_at_three_adjacent_targets():
-    # A German with an MP40 (shoot 6) in A1 sprays three Americans in a line, E5 F5 G5, "adjacent" (1 hex)
+    # A German with an MP40 (shoot 6) on A3 sprays three Americans in a line, E2 E3 E4, "adjacent" (1 hex)
     # each to the one before: "as normal for the first target, but is reduced by 1 for the second target, and
-    # reduced by 2 for the third target". The second man is behind a waist-high wall (cover 1).
-    board = FakeBoard()
-    slots = burst_slots(board, c("A1"), [c("E5"), c("F5"), c("G5")])
-    assert slots == [c("E5"), c("F5"), c("G5")]
-    covers = {c("E5"): 0, c("F5"): 1, c("G5"): 0}
-    draw, pack = stacked("6H", "4S", "5C")
-    hits = []
-    for i, target in enumerate(slots):
-        card = draw()
-        hits.append(succeeds(effective_skill(6, wounded=False, cover=covers[target], penalty=burst_penalty(i)), card))
+    # reduced by 2 for the third target". The second man is behind light cover (1).
+    s = burst_field("E2", "E3", "E4", E3=",")
+    act(s, "burst", "E2", "E3", "E4")
+    stack(s, BLUE, "6H 4S 5C 9D")
+    finish_turn(s)
     # 6H at 6: hit; 4S at 6 - 1 - 1 = 4: hit; 5C at 6 - 2 = 4: miss.
-    assert hits == [True, True, False]
-    assert len(pack.discards) == 3
+    assert {"Gunner burst: 6H against 6", "Gunner burst: 4S against 4", "Gunner burst: 5C against 4"} <= set(texts(s))
+    assert [unit(s, n).fig.wounds for n in ("Red 1", "Red 2", "Red 3")] == [1, 1, 0]
+    assert top(s, BLUE) == parse_card("9D")  # three cards
+
+
+def test_a_wounded_gunner_halves_first_then_takes_the_burst_penalty_and_the_cover():
+    # RULES.md §2.4 "halvings first ..., then the subtractions (cover, full-auto penalty)": shoot 7 wounded -> 4,
+    # the third target in light cover: 4 - 2 - 1 = 1 (not (7 - 2 - 1) / 2 = 2).
+    s = burst_field("E2", "E3", "E4", gunner_skill=7, E4=",")
+    unit(s, "Gunner").fig.wounds = 1
+    act(s, "burst", "E2", "E3", "E4")
+    stack(s, BLUE, "9H 9C AS 9D")
+    finish_turn(s)
+    assert "Gunner burst: AS against 1" in texts(s) and unit(s, "Red 3").fig.wounds == 1
 
 
 def test_two_targets_two_hexes_apart_take_a_phantom_middle_target():
     # "Two targets within 8m may be engaged, this is achieved by carrying out the procedure as if there were
     # another target between them (those shots are used but miss!)": the far man is third, at -2.
-    board = FakeBoard()
-    slots = burst_slots(board, c("A1"), [c("E5"), c("G5")])
-    assert slots == [c("E5"), None, c("G5")]
-    draw, pack = stacked("5H", "4D", "KS")
-    results = []
-    for i, target in enumerate(slots):
-        if target is None:
-            continue  # no draw for the phantom
-        results.append((target, succeeds(effective_skill(6, wounded=False, penalty=burst_penalty(i)), draw())))
-    assert results == [(c("E5"), True), (c("G5"), True)]  # 4D at 6 - 2 = 4
-    assert pack.draw_pile == [parse_card("KS")]  # two cards drawn, not three
+    s = burst_field("E2", "E4")
+    act(s, "burst", "E2")
+    assert legal(s) == {"E4"}
+    act(s, "E4")
+    stack(s, BLUE, "5H 4D 9S")
+    finish_turn(s)
+    assert {"Gunner burst: 5H against 6", "Gunner burst: 4D against 4"} <= set(texts(s))
+    assert unit(s, "Red 1").fig.wounds == 1 and unit(s, "Red 2").fig.wounds == 1
+    assert top(s, BLUE) == parse_card("9S")  # two cards drawn, not three
 
 
 def test_two_adjacent_targets_are_first_and_second():
-    assert burst_slots(FakeBoard(), c("A1"), [c("E5"), c("E6")]) == [c("E5"), c("E6")]
+    s = burst_field("E2", "E3")
+    act(s, "burst", "E2")
+    assert legal(s) == {"E3"}
+    act(s, "E3")  # two adjacent targets and nothing adjacent to the second: the burst is complete
+    stack(s, BLUE, "AH AC 9S")
+    finish_turn(s)
+    assert {"Gunner burst: AH against 6", "Gunner burst: AC against 5"} <= set(texts(s))
 
 
-@pytest.mark.parametrize("targets", [
-    ["E5", "H5"],              # 3 hexes apart: beyond "within 8m"
-    ["E5", "F5", "H5"],        # the third is not adjacent to the second
-    ["E5", "F5", "G5", "H5"],  # "Up to three targets"
-    ["E5", "E5"],              # the same target twice
-    ["A1", "B1"],              # the firer's own hex
-    ["E5"],                    # one target: single shots (auto_one_target=false)
-    [],
-])
-def test_bursts_that_are_not_allowed(targets):
-    assert burst_slots(FakeBoard(), c("A1"), [c(t) for t in targets]) is None
+def test_bursts_that_are_not_allowed():
+    # Red 1 E2, Red 2 E3, Red 3 E4 in a line, Red 4 on H3, 3 hexes from E3 and from E4, with no partner.
+    s = burst_field("E2", "E3", "E4", "H3")
+    act(s, "burst")
+    assert legal(s) == {"E2", "E3", "E4"}  # not H3 (one target: single shots), nor the firer's own hex
+    act(s, "E3")
+    assert "H3" not in legal(s)  # 3 hexes apart: beyond "within 8m"
+    assert "E3" not in legal(s)  # the same target twice
+    act(s, "E2")
+    assert legal(s) == {"done"}  # the third must be adjacent to the second: none is
+    s = burst_field("E2", "E3", "E4", "F4")
+    act(s, "burst", "E2", "E3", "E4")  # "Up to three targets": the third ends the burst
+    assert s.decision.unit != unit(s, "Gunner").uid
+    s = burst_field("E3")
+    assert legal(s) == {"nothing", "fire"}  # no second target: no burst at all
 
 
 def test_one_target_engaged_three_times_with_the_option():
-    assert burst_slots(FakeBoard(), c("A1"), [c("E5")], one_target=True) == [c("E5")] * 3
-    assert [burst_penalty(i) for i in range(3)] == [0, 1, 2]
+    s = stay_until_combat(start(scenario([fig("Gunner", "A3", "smg2", 6)], [fig("Red 1", "E3", skills=3)]),
+                                auto_one_target=True))
+    act(s, "burst", "E3", "done")
+    stack(s, BLUE, "7H 6C 4S 9D")
+    finish_turn(s)
+    # the burst penalties 0, 1, 2 at the one target: two misses, then a hit at 4
+    assert {"Gunner burst: 7H against 6", "Gunner burst: 6C against 5", "Gunner burst: 4S against 4"} <= set(texts(s))
+    assert unit(s, "Red 1").fig.wounds == 1
 
 
 # ---------------------------------------------------------------- scatter (§6.2)
@@ -216,49 +280,62 @@ def test_a_scatter_off_the_map_is_lost_and_a_wall_stops_it():
     assert scatter(board, c("H8"), draw).landing == c("G8")
 
 
-# ---------------------------------------------------------------- blast (§6.3)
+# ---------------------------------------------------------------- blast (§6.3): resolve.blast, through the engine
 
-def test_a_grenade_blast_draws_one_colour_card_per_figure_in_id_order():
-    # Figures 1..5; the grenade bursts on H8 (radius 2). Figure 4 is 3 hexes away, figure 5 is within 2 but
-    # behind a building (shielded). The thrower's own side is not spared.
-    board = FakeBoard(shielded=frozenset({c("J8")}))
-    figures = {3: c("H8"), 1: c("I8"), 2: c("H10"), 4: c("K8"), 5: c("J8")}
-    draw, pack = stacked("7H", "2S", "QD", "9C")
-    effects = blast(board, c("H8"), 2, figures, draw)
-    assert effects == {1: parse_card("7H"), 2: parse_card("2S"), 3: parse_card("QD")}
-    assert [fid for fid, card in effects.items() if blast_wounds(card)] == [1, 3]  # "Red card - wound"
-    assert pack.draw_pile == [parse_card("9C")]
+def test_a_grenade_blast_draws_one_colour_card_per_figure_in_unit_order():
+    # Thrower (Blue, A3) lands a grenade on E3 (radius 2). In the blast: his friend on F3, Red 1 on E3, Red 2 on
+    # E5 (2 hexes), in unit order; not Red 3 on H3 (3 hexes), nor Red 4 inside the building on D4 (its walls
+    # shield it). "Red card - wound", "Black card - no effect"; the thrower's own side is not spared.
+    sc = scenario([fig("Thrower", "A3", grenades=1), fig("Friend", "F3")],
+                  [fig("Red 1", "E3", skills=3), fig("Red 2", "E5", skills=3), fig("Red 3", "H3", skills=3),
+                   fig("Red 4", "D4", skills=3)],
+                  map=field(D4="B"), edges=["door_open D4-C4"])
+    s = stay_until_combat(start(sc))
+    act(s, "grenade", "E3")
+    stack(s, BLUE, "2C 7H 2S 5D 9C")  # 2C lands (throw 5); Friend 7H, Red 1 2S, Red 2 5D
+    finish_turn(s)
+    assert [line for line in texts(s) if line.startswith("blast on")] == \
+        ["blast on Friend: 7H", "blast on Red 1: 2S", "blast on Red 2: 5D"]
+    assert [unit(s, n).fig.wounds for n in ("Friend", "Red 1", "Red 2", "Red 3", "Red 4")] == [1, 0, 1, 0, 0]
+    assert top(s, BLUE) == parse_card("9C")
 
 
 def test_a_blast_lost_off_the_map_touches_no_one():
-    draw, pack = stacked("7H")
-    assert blast(FakeBoard(), None, 2, {1: c("A1")}, draw) == {}
-    assert len(pack.draw_pile) == 1
+    # Aimed at A1, the grenade misses (9C against 5): west (4C), 10 m = 3 hexes: off the table, lost.
+    sc = scenario([fig("Thrower", "C2", grenades=1)], [fig("Red 1", "A1", skills=3), fig("Red 2", "B1", skills=3)])
+    s = stay_until_combat(start(sc))
+    act(s, "grenade", "A1")
+    stack(s, BLUE, "9C 4C 10H 7H")
+    finish_turn(s)
+    assert "it scatters to off the table" in texts(s) and not any(t.startswith("blast on") for t in texts(s))
+    assert unit(s, "Red 1").fig.wounds == 0 and top(s, BLUE) == parse_card("7H")
 
 
-def test_a_thrown_grenade_that_misses_scatters_then_bursts():
-    # Throw 5, target hex H8 in the open: 7S misses; 1 (east) and 4 m (1 hex): it lands on I8, where the
-    # thrower's friend (figure 2) stands; figure 1 at H8 is 1 hex from the burst: both draw.
-    board = FakeBoard()
-    draw, _ = stacked("AC", "4H", "5D", "8S")
-    result = area_attack(board, c("H8"), 5, parse_card("7S"), 2, {1: c("H8"), 2: c("I8"), 9: c("A1")}, draw)
-    assert isinstance(result, AreaResult) and not result.hit
-    assert result.landing == c("I8") and result.scatter.direction_cards == (parse_card("AC"),)
-    assert result.effects == {1: parse_card("5D"), 2: parse_card("8S")}
-
-
-def test_a_grenade_that_hits_bursts_on_the_target():
-    draw, _ = stacked("5D")
-    result = area_attack(FakeBoard(), c("H8"), 5, parse_card("2S"), 2, {1: c("H9")}, draw)
-    assert result.hit and result.landing == c("H8") and result.scatter is None
-    assert result.effects == {1: parse_card("5D")}
+def test_a_grenade_is_stopped_by_a_house_and_its_wall_shields_the_man_inside():
+    # A house on F3-G3 (its outer edges are walls; a door on its north-west side). Aimed at I3, the grenade
+    # misses: west (4) 10 m = 3 hexes, but the house wall stops it on H3. Red 1 inside on G3 is shielded by the
+    # wall; Red 2 on I3 draws.
+    sc = scenario([fig("Thrower", "J6", grenades=1)], [fig("Red 1", "G3", skills=3), fig("Red 2", "I3", skills=3)],
+                  map=field(F3="B", G3="B"), edges=["door_open F3-F2"])
+    s = stay_until_combat(start(sc))
+    act(s, "grenade", "I3")
+    stack(s, BLUE, "9D 4S 10C 2H 3S")
+    finish_turn(s)
+    assert "it scatters to H3" in texts(s)
+    assert [line for line in texts(s) if line.startswith("blast on")] == ["blast on Red 2: 2H"]
+    assert unit(s, "Red 2").fig.wounds == 1 and unit(s, "Red 1").fig.wounds == 0
 
 
 # ---------------------------------------------------------------- melee (§5.6)
 
-def test_a_melee_strike_wounds_on_success():
-    assert melee_strike(4, parse_card("4C")) and not melee_strike(4, parse_card("5C"))
-    assert not melee_strike(3, parse_card("10C"))
+@pytest.mark.parametrize("card, wounded", [("4C", 1), ("5C", 0)])
+def test_a_melee_strike_wounds_on_success(card, wounded):
+    # melee="strike": one draw against the attacker's Melee 4; success wounds.
+    s = stay_until_combat(start(scenario([fig("Able", "A3", skills=4)], [fig("Baker", "B3", skills=3)])))
+    act(s, "melee", "B3")
+    stack(s, BLUE, card)
+    finish_turn(s)
+    assert unit(s, "Baker").fig.wounds == wounded and unit(s, "Able").fig.wounds == 0
 
 
 @pytest.mark.parametrize("att, dfn, expected", [
@@ -268,80 +345,106 @@ def test_a_melee_strike_wounds_on_success():
     ("4H", "2S", (True, False)),
     ("3H", "3S", (True, True)),    # equal cards: both wounded
     ("8H", "9S", (False, False)),  # both fail: nothing
+    ("QH", "9S", (False, True)),   # Lady Luck: the attacker's red Queen succeeds (§3.3) ...
+    ("QD", "2S", (False, True)),   # ... as an Ace
+    ("2H", "QH", (False, True)),   # the defender's Queen is a failed card
 ])
 def test_opposed_melee(att, dfn, expected):
     assert melee_opposed(5, 5, parse_card(att), parse_card(dfn)) == expected
 
 
-# ---------------------------------------------------------------- fire (§6.4)
+# ---------------------------------------------------------------- fire (§6.4): flow._end_turn, resolve.do_extinguish
 
 def test_a_burning_figure_takes_a_wound_every_second_end_of_turn():
     # "1 wound / 2 rounds if not extinguished": the second end of turn after it caught fire, then the fourth.
-    burning = Burning()
-    assert [burning.end_turn() for _ in range(5)] == [False, True, False, True, False]
-    assert [fire_wound_due(n) for n in range(5)] == [False, False, True, False, True]
+    sc = scenario([fig("Torch", "A3"), fig("Other", "A5")], [fig("Red 1", "J6", skills=3)], turns=5)
+    s = start(sc)
+    unit(s, "Torch").burning = 1  # caught fire this turn
+    wounds = []
+    for _ in range(4):
+        finish_turn(s)
+        wounds.append(unit(s, "Torch").fig.wounds)
+    assert wounds == [0, 1, 1, 2]
 
 
-def test_black_puts_the_fire_out():
-    # "To extinguish draw a card for each attempt ... - if black fire is put out."
-    assert extinguished(parse_card("7S")) and extinguished(parse_card("KC"))
-    assert not extinguished(parse_card("AH")) and not extinguished(parse_card("10D"))
+@pytest.mark.parametrize("card, out", [("7S", True), ("10C", True), ("AH", False), ("10D", False)])
+def test_black_puts_the_fire_out(card, out):
+    # "To extinguish draw a card for each attempt (1 per round per character attempting) - if black fire is put out."
+    sc = scenario([fig("Torch", "A3"), fig("Helper", "B3")], [fig("Red 1", "J6", skills=3)])
+    s = start(sc)
+    unit(s, "Torch").burning = 1
+    stay_until_combat(s)
+    act(s, "nothing", "extinguish", "A3")
+    stack(s, BLUE, card)
+    finish_turn(s)
+    assert (unit(s, "Torch").burning == 0) == out
 
 
-# ---------------------------------------------------------------- HE (§8.4)
+# ---------------------------------------------------------------- HE (§8.4): resolve.do_he
 
-@pytest.mark.parametrize("weapon, category, radius", [
-    ("at_light", AntiTank.L, 2),       # Panzerfaust: | L | 10m |
-    ("at_medium", AntiTank.M, 3),      # Bazooka, Panzerschreck, 37mm PAK: | M | 15m |
-    ("at_heavy", AntiTank.H, 5),       # 75mm PAK: | H | 20m |
-    ("light_mortar", AntiTank.L, 2),   # "Light Mortar"
-    ("medium_mortar", AntiTank.M, 3),  # "Med. Mortar / Light Gun"
+@pytest.mark.parametrize("weapon, radius", [
+    ("at_light", 2),   # Panzerfaust: | L | 10m |
+    ("at_medium", 3),  # Bazooka, Panzerschreck, 37mm PAK: | M | 15m |
+    ("at_heavy", 5),   # 75mm PAK: | H | 20m |
 ])
-def test_which_weapons_fire_he_and_how_big_the_blast(weapon, category, radius):
-    assert HE_WEAPONS[weapon] is category
-    assert he_round(weapon).category is category and he_radius(weapon) == radius
+def test_an_anti_tank_weapon_fires_he_of_its_own_category(weapon, radius):
+    # "the weapons (including mortars) will be loaded with high explosive ammunition": RULES.md §8.4 reads the
+    # anti-tank weapons (mortars are not in this version, §11). Aimed at A1 and on target: Red 1 on the edge of
+    # the blast draws, Red 2 one hex further does not.
+    rows = "\n".join((" " if r % 2 else "") + " ".join(["."] * 12) for r in range(8))
+    near, far = GRID.label(radius), GRID.label(radius + 1)  # on row 1, radius and radius + 1 hexes from A1
+    sc = scenario([fig("Gunner", "A8", "pistol", 5, other_weapons=[weapon])],
+                  [fig("Red 1", near, skills=3), fig("Red 2", far, skills=3)], map=rows)
+    s = stay_until_combat(start(sc))
+    act(s, "he", "A1")
+    stack(s, BLUE, "2C 7H 9D")
+    finish_turn(s)
+    assert [line for line in texts(s) if line.startswith("blast on")] == ["blast on Red 1: 7H"]
+    assert top(s, BLUE) == parse_card("9D")
 
 
-def test_rifles_fire_no_he_and_only_mortars_need_no_sight():
-    assert he_round("rifle") is None
-    with pytest.raises(KeyError):
-        he_radius("rifle")
-    assert is_mortar("light_mortar") and not is_mortar("at_heavy")
-
-
-def test_a_grenade_on_the_real_board_is_stopped_by_a_house_and_shielded_from_it():
-    from cardwar.envs.skirmish.board import Board
-
-    rows = ["." * 24] * 16
-    rows[7] = "......BB................"  # a house at G8-H8; its outer edges are walls
-    board = Board.from_rows(rows)
-    # Aimed at J8, it misses: west (4) 10 m = 3 hexes, but the house wall stops it in I8.
-    draw, _ = stacked("4S", "10C", "2H", "3S")
-    result = area_attack(board, c("J8"), 3, parse_card("9D"), 2, {1: c("H8"), 2: c("K8")}, draw)
-    assert result.landing == c("I8")
-    assert result.effects == {2: parse_card("2H")}  # the man inside the house is shielded by its wall
+def test_a_rifle_fires_no_he():
+    s = stay_until_combat(start(scenario([fig("Rifleman", "A3")], [fig("Red 1", "E3", skills=3)])))
+    assert "he" not in legal(s) and "fire" in legal(s)
 
 
 # ---------------------------------------------------------------- rounds, knives, combat order (§2.2, §5.3, §5.7)
 
 def test_rounds_used_by_a_fire_and_a_burst():
-    # "Automatic fire expends three times the number of rounds as normal fire"
-    assert rounds_used("rifle") == 5 and rounds_used("smg1") == 6 and rounds_used("smg1", full_auto=True) == 18
+    # "Automatic fire expends three times the number of rounds as normal fire": resolve.rounds_needed.
+    s = start(scenario([fig("Rifleman", "A3"), fig("Gunner", "A5", "smg1")], [fig("Red 1", "J6", skills=3)]))
+    rifleman, gunner = unit(s, "Rifleman"), unit(s, "Gunner")
+    assert resolve.rounds_needed(s, rifleman, False) == 5
+    assert resolve.rounds_needed(s, gunner, False) == 6 and resolve.rounds_needed(s, gunner, True) == 18
 
 
 def test_a_knife_reaches_two_hexes_one_when_prone():
-    assert knife_range(False) == 2 and knife_range(True) == 1
+    # RULES.md §5.3: 2 hexes, 1 when prone or crawling ("Thrown weapons ranges halved"): Soldier.throw_range.
+    s = start(scenario([fig("Knifer", "A3", knives=1)], [fig("Red 1", "J6", skills=3)]))
+    knifer = unit(s, "Knifer")
+    assert knifer.throw_range("knife") == 2
+    knifer.fig.stance = Stance.PRONE
+    assert knifer.throw_range("knife") == 1
+    knifer.fig.stance, knifer.crawled = Stance.STANDING, True
+    assert knifer.throw_range("knife") == 1
 
 
 def test_the_combat_order_highest_skill_first_then_lowest_card():
     # "Where order of firing is significant this is determined by Skill number - highest first. In the event of
-    # tied Skill numbers the lowest card drawn occurs first."
-    actions = {
-        "rifleman": (4, parse_card("3H")),
-        "sergeant": (6, parse_card("9S")),
-        "gunner": (4, parse_card("2C")),
-        "loader": (4, parse_card("3D")),   # same skill and card as the rifleman: the same instant
-        "medic": (5, None),                # reloading: no draw, last
-        "runner": (0, parse_card("AS")),
-    }
-    assert combat_order(actions) == [["sergeant"], ["gunner"], ["rifleman", "loader"], ["runner"], ["medic"]]
+    # tied Skill numbers the lowest card drawn occurs first." Each fires at his own target; the Runner's target
+    # is in light cover (shoot 1 - 1 = 0); the Medic reloads (no draw: last).
+    blue = [fig("Rifleman", "A1", skills=4), fig("Sergeant", "A2", skills=6), fig("Gunner", "A3", skills=4),
+            fig("Loader", "A4", skills=4), fig("Medic", "A5"), fig("Runner", "A6", skills=1)]
+    red = [fig(f"Red {i}", f"F{i}", skills=3) for i in range(1, 7)]
+    s = start(scenario(blue, red, map=field(F6=",")))
+    unit(s, "Medic").fig.ammo = 0
+    stay_until_combat(s)
+    act(s, "fire", "F1", "fire", "F2", "fire", "F3", "fire", "F4", "reload", "fire", "F6")
+    stack(s, BLUE, "3H 9S 2C 3D AS")  # drawn in declaration order: Rifleman, Sergeant, Gunner, Loader, Runner
+    finish_turn(s)
+    order = [line.split(" ")[0] for line in texts(s) if line.split(" ")[0] in {u["name"] for u in blue}
+             and (" fire: " in line or line.endswith("reloads"))]
+    # Sergeant 6; then the 4s by card: Gunner 2C, Rifleman 3H and Loader 3D (the same instant, in unit order);
+    # the Runner at 0; the Medic, no draw, last.
+    assert order == ["Sergeant", "Gunner", "Rifleman", "Loader", "Runner", "Medic"]
+    assert "Runner fire: AS against 0" in texts(s)

@@ -141,11 +141,12 @@ def test_stances_after_a_crawl_and_a_run_follow_section_4_1():
     _answer(s, GRID.label(next(c for c in s.legal() if c < N_CELLS)))
     assert s.legal() == [CHOICE["prone"]]
     assert _why(s, "standing") == "a crawl ends prone (RULES.md §4.1)"
-    s = _duel()
-    _answer(s, "run")
-    _answer(s, GRID.label(next(c for c in s.legal() if c < N_CELLS)))
-    assert s.legal() == [CHOICE["standing"]]
-    assert _why(s, "prone") == "a run ends standing (RULES.md §4.1, §4.2)"
+    s = _duel()  # HtD: "Going to a prone position from Search, Walk or Run modes reduces forward movement by
+    _answer(s, "run")  # one quarter": the farthest run leaves no quarter for it
+    far = max((c for c in s.legal() if c < N_CELLS), key=lambda c: GRID.distance(s.units[s.decision.unit].cell, c))
+    _answer(s, GRID.label(far))
+    assert CHOICE["standing"] in s.legal() and CHOICE["prone"] not in s.legal()
+    assert _why(s, "prone").startswith("going prone costs a quarter of the move (RULES.md §4.1)")
 
 
 def test_combat_actions_refused_for_what_the_figure_carries():

@@ -239,8 +239,8 @@ def _stance_reason(view: Any, u: Any, name: str) -> str:
     mode = _mode(view) or view.partial.get("mode")
     if mode == "crawl":
         return "a crawl ends prone (RULES.md §4.1)"
-    if mode in ("run", "all_out_run"):
-        return f"{_a(mode)} ends standing (RULES.md §4.1, §4.2)"
+    if mode == "all_out_run":
+        return f"{_a(mode)} ends standing (RULES.md §4.2)"
     if name == "prone":
         return ("going prone costs a quarter of the move (RULES.md §4.1), and this path leaves no room for it; "
                 "end kneeling or standing, or declare a shorter move")

@@ -771,6 +771,7 @@ def _final_result(s: SkirmishState) -> None:
 
 def _finish(s: SkirmishState, winner: int | None) -> None:
     s.over, s.winner, s.decision = True, winner, None
+    s.undisclosed = {}  # the result tells every casualty point (§10)
     s.log("the game is over: " + ("a draw" if winner is None else f"{s.scenario.sides[winner]} win"))
 
 

@@ -87,10 +87,9 @@ def wound(s: SkirmishState, target: Soldier | Tank, by_side: int, n: int = 1) ->
     added = target.fig.wounds - before
     if added <= 0:
         return
-    if target.side != by_side:
-        s.casualty_points[by_side] += added
-    else:
-        s.casualty_points[1 - by_side] += added
+    s.casualty_points[1 - target.side] += added  # to the side that did not lose the figure (§10)
+    if not s.seen_by_enemy(target):  # its enemy saw nothing: it counts them when it sees the figure (§9.2)
+        s.undisclosed[target.uid] = s.undisclosed.get(target.uid, 0) + added
     status = ("wounded", "incapacitated", "dead")[min(target.fig.wounds, 3) - 1]
     s.log(f"{target.name} is {status}")
     if not target.fig.active:

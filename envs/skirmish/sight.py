@@ -58,6 +58,9 @@ def update_sight(s: SkirmishState) -> None:
                 s.last_look[side][u.uid] = ((int(u.fig.stance), u.fig.wounds, bool(u.burning), u.active)
                                             if isinstance(u, Soldier) else (2, 0, False, u.active))
         s.seen[side] = now
+        if s.undisclosed:  # the wounds of a figure it sees are known to it now (§9.2)
+            for uid in now & s.undisclosed.keys():
+                del s.undisclosed[uid]
 
 
 def fire_range(u: Soldier | Tank) -> int | None:

@@ -113,6 +113,9 @@ class SkirmishState:
     of them, never where it did not go, §5.5)."""
     lifted_unseen: dict[int, int] = field(default_factory=dict)
     """Mines lifted by a figure their layer did not see -> the layer, who still believes them there (§1.2)."""
+    undisclosed: dict[int, int] = field(default_factory=dict)
+    """Casualty points scored on a figure its enemy did not see wounded -> points; the enemy's view counts them
+    once it sees the figure, or at the end (§9.2, §10)."""
     private_to: int | None = field(default=None, repr=False)
     """While set, every log line goes to that seat alone (the results of a draw made in secret, §9.2)."""
 
@@ -269,6 +272,14 @@ class SkirmishState:
     def seen_by_enemy(self, u: Soldier | Tank) -> bool:
         """Whether the other side sees ``u`` now (§1.4)."""
         return u.uid in self.seen[1 - u.side]
+
+    def clone_for(self, seat: int, rng: np.random.Generator) -> SkirmishState:
+        """A copy for ``seat``'s search: what it cannot know of the future (the generator, the order of the packs
+        and of the activation deck) drawn anew (:func:`infostate.clone_for`). :meth:`clone` copies all, the
+        coming cards included: use it only where the whole truth is meant (a referee, a record)."""
+        from cardwar.envs.skirmish.infostate import clone_for
+
+        return clone_for(self, seat, rng)
 
     def umpire_card(self) -> int:
         """A number card, Ace to 10 of any suit, drawn by the umpire in secret from a full deck of them (§9.2):

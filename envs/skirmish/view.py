@@ -258,7 +258,7 @@ def information_view(s: SkirmishState, seat: int) -> SkirmishView:
             1 for uid, entry in s.courage.items() if s.units[uid].side != seat and not entry[2]),
         activation=s.card if s.rules.sequence == "deck" else None, deck_left=len(s.deck),
         objectives=dict(s.scenario.victory.objectives or {}), objective_owner=dict(s.objective_owner),
-        casualty_points=(s.casualty_points[0], s.casualty_points[1]), open_doors=s.open_doors, mines=own_mines,
+        casualty_points=_known_casualty_points(s, seat), open_doors=s.open_doors, mines=own_mines,
         tick=s.tick, events=events, over=s.over, winner=s.winner, scenario=public_scenario(s.scenario),
         rules=s.rules)
 
@@ -282,3 +282,11 @@ def public_scenario(scenario: Any) -> Any:
         _PUBLIC.clear()
     _PUBLIC[id(scenario)] = (scenario, public)
     return public
+
+
+def _known_casualty_points(s: SkirmishState, seat: int) -> tuple[int, int]:
+    """The casualty points as ``seat`` knows them: its own less those scored on enemies it has not seen since
+    they were hit (§9.2, §10); the enemy's in full (its own figures' wounds are no secret to it)."""
+    points = [s.casualty_points[0], s.casualty_points[1]]
+    points[seat] -= sum(n for uid, n in s.undisclosed.items() if s.units[uid].side != seat)
+    return points[0], points[1]

@@ -89,3 +89,22 @@ def test_a_runner_may_end_prone_for_a_quarter_of_its_move():
     s = start(scenario([fig("Runner", "A3")], [fig("Red 1", "J6")]))
     act(s, "run", "C3")
     assert "prone" in legal(s)
+
+
+def test_casualty_points_for_a_wound_the_scorer_did_not_see_count_when_it_sees_the_figure():
+    """§10 with §9.2: the points of a wound on a figure Blue does not see are not in Blue's view (they would
+    tell it that the blast found someone) until Blue sees the figure again; Red knows them at once."""
+    s = start(blast_scene())
+    red1 = unit(s, "Red 1")
+    s.seen[BLUE].discard(red1.uid)
+    for _ in range(30):  # the umpire's card: red (a wound) half the time
+        resolve.blast(s, BLUE, red1.cell, 0, "wound")
+        if red1.fig.wounds:
+            break
+    assert red1.fig.wounds == 1 and s.casualty_points[BLUE] == 1
+    assert s.information_view(BLUE).casualty_points == (0, 0)
+    assert s.information_view(RED).casualty_points == (1, 0)
+    from cardwar.envs.skirmish.sight import update_sight
+
+    update_sight(s)  # Red 1 stands in the open: Blue sees it, wounded
+    assert red1.uid in s.seen[BLUE] and s.information_view(BLUE).casualty_points == (1, 0)

@@ -141,6 +141,15 @@ def _parse(text: str) -> int:
     return int(words[1]) - 1
 
 
+def _resample(state: PileState, seat: int | None, rng: np.random.Generator) -> PileState:
+    """The ``resample_hidden`` hook: the other player's secret is all a seat does not know (no chance is left)."""
+    other = state.clone()
+    for p in (0, 1):
+        if p != seat:
+            other.secrets[p] = int(rng.integers(0, 10))
+    return other
+
+
 def _narrate(before: PileState, action: int, after: PileState) -> list[str]:
     return [f"{SEATS[before.current_player]} takes {action + 1}, {after.pile} left"]
 
@@ -162,7 +171,7 @@ class TakeTheRest:
 PILE_GAME = games.Game(
     name="pile", title="Take the last (a test plug-in)", seats=SEATS, env=PileEnv, num_actions=3,
     action_to_string=_to_string, string_to_action=_parse, rules=PileRules, narrate=_narrate,
-    render_text=lambda state, viewer: f"pile: {state.pile}",
+    render_text=lambda state, viewer: f"pile: {state.pile}", resample_hidden=_resample,
     agents={"random": games.AgentEntry("cardwar.agents:RandomAgent", takes_game=True),
             "heuristic": games.AgentEntry(TakeTheRest)})
 

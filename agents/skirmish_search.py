@@ -30,6 +30,7 @@ import numpy as np
 from cardwar.agents.mcts import ISMCTS
 from cardwar.agents.skirmish_heuristic import CHOICE_NAME, Context, SkirmishHeuristic, goal_distances, public_board
 from cardwar.agents.spec import Option
+from cardwar.envs.skirmish.pending import ActionDeclaration, Activation, Stage
 from cardwar.envs.skirmish import flow
 from cardwar.envs.skirmish.actions import CHOICE, N_CELLS, Step
 from cardwar.envs.skirmish.board import Board
@@ -290,7 +291,7 @@ def _reach_decision(s: SkirmishState, view: SkirmishView, index: dict[int, int],
             card = (card[0], index.get(card[1], 0))
         s.deck = _deck_rest(s, view.deck_left, rng)
         s.card = card
-        s.stage = "activate"
+        s.stage = Stage.ACTIVATE
         rest = _eligible_after(mem)
         if rest is not None:
             eligible = [index[x] for x in rest if x in index]
@@ -303,19 +304,19 @@ def _reach_decision(s: SkirmishState, view: SkirmishView, index: dict[int, int],
         single = card[0] in ("figure", "vehicle") or (card[0] == "free" and s.rules.free_move == "figure")
         if step == Step.TEAM:
             teams = sorted({u.team for u in s.active_units(me) if isinstance(u, Soldier)})[:4]
-            s.cursor = {"side": me, "teams": teams}
+            s.cursor = Activation(side=me, teams=tuple(teams))
         elif step == Step.ACTIVATE:
-            s.cursor = {"side": me, "eligible": eligible, "single": single}
+            s.cursor = Activation(side=me, eligible=tuple(eligible), single=single)
         elif step == Step.ACTION and unit is not None:
-            s.cursor = {"side": me, "eligible": [] if single else [x for x in eligible if x != unit],
-                        "single": single, "unit": unit, "step": Step.ACTION, "targets": []}
+            s.cursor = Activation(side=me, eligible=() if single else tuple(x for x in eligible if x != unit),
+                                  single=single, activity=ActionDeclaration(unit=unit))
         else:
             return False
         s.decision = None
         flow.advance(s)
         return s.decision is not None and s.decision.seat == me and s.decision.step == step
     if view.stage == "declare_move":
-        s.stage, s.cursor = "declare_move", {}
+        s.stage, s.cursor = Stage.DECLARE_MOVE, None
         s.queue = [u.uid for side in (0, 1) for u in s.active_units(side)]
     elif view.stage == "declare_combat":
         s.moves_revealed = True

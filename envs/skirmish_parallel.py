@@ -133,6 +133,7 @@ from cardwar.envs.skirmish import flow
 from cardwar.envs.skirmish.actions import CHOICE, N_ACTIONS, Step, action_name
 from cardwar.envs.skirmish.figure_obs import (
     N_PLANES, N_SCALARS, NOOP, OBS_SIZE, UNIT_FEATURES, encode_figure, encode_state, plane_table, state_size)
+from cardwar.envs.skirmish.pending import DECLARATION_STAGES, Stage, pending_unit
 from cardwar.envs.skirmish.rules import SkirmishRules
 from cardwar.envs.skirmish.scenario import Scenario, ScenarioError, load_scenario
 from cardwar.envs.skirmish.state import Decision, SkirmishState, new_state
@@ -142,7 +143,6 @@ from cardwar.envs.turn_based_env import render_frame
 N_SPACE = N_ACTIONS + 1
 DEFAULT_SCENARIO = "ww2_squads"
 MAX_CYCLES = 10_000
-DECLARATION_STAGES = ("declare_move", "declare_combat")
 PASSIVE = tuple(CHOICE[c] for c in ("hold", "nothing", "done", "no_watch", "stay"))
 """Answers for a unit whose agent has left (the engine should never ask one; a guard)."""
 
@@ -378,7 +378,7 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
         """Whether the engine's next question is still part of ``uid``'s current declaration or activity."""
         s = self.game
         return (not s.is_terminal() and s.decision is not None and s.decision.unit == uid
-                and s.stage in (*DECLARATION_STAGES, "activate") and s.cursor.get("unit") == uid)
+                and s.stage in (*DECLARATION_STAGES, Stage.ACTIVATE) and pending_unit(s.cursor) == uid)
 
     def _commander(self, d: Decision) -> int:
         """Side-level decisions (deck): the fire team for a Free Move, the next figure of an activated team."""
@@ -433,7 +433,7 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
         shadow = self._shadows.get(uid)
         if shadow is None or shadow[0] != key or shadow[2] > len(buf):
             c = self._copy_game()
-            c.queue, c.cursor, c.decision = [uid], {}, None
+            c.queue, c.cursor, c.decision = [uid], None, None
             flow.advance(c)
             fed = 0
         else:
@@ -446,11 +446,11 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
                 return self._predict(uid)
             c.moves_made += 1  # as SkirmishState.apply does (its caches are keyed by it)
             flow.answer(c, d, buf[i])
-            if c.cursor:
+            if c.cursor is not None:
                 flow.advance(c)
         self._shadows[uid] = (key, c, len(buf))
         d = c.decision
-        if c.over or d is None or d.unit != uid or not c.cursor:
+        if c.over or d is None or d.unit != uid or c.cursor is None:
             return None
         return (d.step, sorted(d.legal))
 

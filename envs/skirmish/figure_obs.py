@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cardwar.envs.doc_pages import markdown_table
+from cardwar.envs.skirmish.pending import Stage
 from cardwar.envs.skirmish.actions import CHOICES, N_ACTIONS, N_CELLS, WIDTH, Step
 from cardwar.envs.skirmish.board import Edge, Ground
 
@@ -36,7 +37,10 @@ NOOP = N_ACTIONS
 """The Parallel env's extra action id: "nothing to decide now" (legal only then)."""
 
 WEAPONS = ("pistol", "rifle", "smg1", "smg2", "lmg", "mmg", "at_light", "at_medium", "at_heavy")
-STAGES = ("setup", "declare_move", "moving", "after_move_fire", "declare_combat", "end_turn", "deck", "activate")
+STAGES = tuple(st.value for st in (Stage.SETUP, Stage.DECLARE_MOVE, Stage.MOVING, Stage.AFTER_MOVE_FIRE,
+                                   Stage.DECLARE_COMBAT, Stage.END_TURN, Stage.DECK, Stage.ACTIVATE))
+"""The stage one-hot's order (the shipped models' layout); every :class:`pending.Stage` is in it."""
+assert set(STAGES) == {st.value for st in Stage}, "a new Stage needs its place in figure_obs.STAGES"
 CARD_KINDS = ("team", "free", "figure", "vehicle")
 MAX_TEAMS = 4
 LOW_EDGES = frozenset({Edge.WALL_LOW, Edge.HEDGE_LOW, Edge.WINDOW, Edge.DOOR_OPEN})

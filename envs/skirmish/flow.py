@@ -1,21 +1,28 @@
 """The turn sequence as a machine of stages (RULES.md §7): it runs until a seat must decide, asks one small
 step (§9.1), takes the answer, and runs on.
 
-Phases (§7.1): ``declare_move`` -> ``moving`` -> ``declare_combat`` -> ``combat`` -> ``end_turn``.
-Deck (§7.2): ``deck`` (draw an activation card) -> ``activate`` (a figure, its activity, its parameters,
-resolved at once; a move runs through ``moving``) -> ... -> ``end_turn`` when the deck is spent.
+The stages are :class:`pending.Stage` (its docstring gives their order); what a stage has half done is one
+typed value in ``state.cursor`` (:mod:`pending`), replaced, never changed in place.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from cardwar.envs.skirmish import moving, options, resolve
 from cardwar.envs.skirmish.actions import CHOICE, N_CELLS, TARGETED, Step
 from cardwar.envs.skirmish.cards import Suit, card_rank, card_suit
 from cardwar.envs.skirmish.figures import Stance
+from cardwar.envs.skirmish.pending import (
+    ActionDeclaration,
+    Activation,
+    MoveDeclaration,
+    Moving,
+    Stage,
+)
 from cardwar.envs.skirmish.sight import update_sight
 from cardwar.envs.skirmish.units import Order, Soldier, Tank
 from cardwar.envs.skirmish.vehicles import DECK_FRACTION, SPEED_HEXES
@@ -85,43 +92,41 @@ def _start_turn(s: SkirmishState) -> None:
         u.moved = u.acted = u.watch_fired = False
         if isinstance(u, Soldier):
             u.ran = u.crawled = False
+    s.cursor = None
     if s.rules.sequence == "deck":
         s.deck = _build_deck(s)
-        s.stage = "deck"
+        s.stage = Stage.DECK
     else:
         s.queue = [u.uid for side in (0, 1) for u in s.active_units(side)]
-        s.cursor = {}
-        s.stage = "declare_move"
+        s.stage = Stage.DECLARE_MOVE
 
 
 # ============================================================================ phases: movement declaration
-def _next_declarer(s: SkirmishState, when_all_done: Callable[[SkirmishState], None], **start: Any) -> bool:
-    """Start the next queued unit's declaration (``start`` seeds its cursor); when none is left, run
-    ``when_all_done`` and return False."""
-    if not s.cursor:
+def _next_declarer(s: SkirmishState, when_all_done: Callable[[SkirmishState], None],
+                   start: Callable[[int], MoveDeclaration | ActionDeclaration]) -> bool:
+    """Start the next queued unit's declaration (``start(unit)``); when none is left, run ``when_all_done``
+    and return False."""
+    if s.cursor is None:
         if not s.queue:
             when_all_done(s)
             return False
-        s.cursor.update(unit=s.queue.pop(0), **{k: v() if callable(v) else v for k, v in start.items()})
+        s.cursor = start(s.queue.pop(0))
     return True
 
 
 def _declare_move(s: SkirmishState) -> None:
-    if not _next_declarer(s, _reveal_moves, order=Order, step=Step.MODE):
+    if not _next_declarer(s, _reveal_moves, MoveDeclaration):
         return
-    c = s.cursor
-    u = s.units[c["unit"]]
-    order: Order = c["order"]
-    step = c["step"]
+    c: MoveDeclaration = s.cursor
+    u = s.units[c.unit]
     if isinstance(u, Tank):
-        if step == Step.MODE:
-            speeds = _vehicle_speeds(u)
-            ask(s, u.side, Step.MODE, u.uid, {choice(f"speed_{k}"): k for k in speeds})
+        if c.step == Step.MODE:
+            ask(s, u.side, Step.MODE, u.uid, {choice(f"speed_{k}"): k for k in _vehicle_speeds(u)})
         else:
-            dests = _vehicle_paths(s, u, c["speed"])
-            ask(s, u.side, Step.DESTINATION, u.uid, {d: d for d in dests})
+            s.cursor = c = replace(c, paths=_vehicle_paths(s, u, c.speed))
+            ask(s, u.side, Step.DESTINATION, u.uid, {d: d for d in c.paths})
         return
-    if step == Step.MODE:
+    if c.step == Step.MODE:
         legal = {choice("stay"): "stay"}
         for mode in ("crawl", "search", "walk", "run"):
             if options.mode_open(s, u, mode):
@@ -129,54 +134,46 @@ def _declare_move(s: SkirmishState) -> None:
         if _may_play_king(s, u):
             legal[choice("king")] = "king"
         ask(s, u.side, Step.MODE, u.uid, legal)
-    elif step == Step.DESTINATION:
-        c["paths"] = options.move_paths(s, u, order.mode)
-        ask(s, u.side, Step.DESTINATION, u.uid, {d: d for d in c["paths"]})
-    elif step == Step.STANCE:
-        stances = options.stance_options(s, u, order.mode, order.path)
+    elif c.step == Step.DESTINATION:
+        s.cursor = c = replace(c, paths=options.move_paths(s, u, c.mode))
+        ask(s, u.side, Step.DESTINATION, u.uid, {d: d for d in c.paths})
+    elif c.step == Step.STANCE:
+        stances = options.stance_options(s, u, c.mode, c.path)
         ask(s, u.side, Step.STANCE, u.uid, {choice(Stance(x).name.lower()): int(x) for x in stances})
-    elif step == Step.WATCH:
+    elif c.step == Step.WATCH:
         ask(s, u.side, Step.WATCH, u.uid, {choice("watch"): True, choice("no_watch"): False})
 
 
 def _answer_declare_move(s: SkirmishState, d: Decision, action: int) -> None:
-    c = s.cursor
-    u = s.units[c["unit"]]
-    order: Order = c["order"]
+    c: MoveDeclaration = s.cursor
+    u = s.units[c.unit]
     value = d.legal[action]
     if isinstance(u, Tank):
         if d.step == Step.MODE:
-            c["speed"] = value
-            order.mode = f"speed_{value}"
             u.v.speed = value
+            c = replace(c, speed=value, mode=f"speed_{value}", step=Step.DESTINATION)
             if not _vehicle_paths(s, u, value):
-                _finish_declaration(s)
+                _finish_declaration(s, c)
             else:
-                c["step"] = Step.DESTINATION
+                s.cursor = c
         else:
-            order.destination = value
-            order.path = _vehicle_paths(s, u, c["speed"])[value]
-            _finish_declaration(s)
+            _finish_declaration(s, replace(c, destination=value, path=c.paths[value]))
         return
     if d.step == Step.MODE:
         if value == "king":
             resolve.play_king(s, u, hidden=True)
             return
-        order.mode = value
-        c["step"] = Step.STANCE if value == "stay" else Step.DESTINATION
+        s.cursor = replace(c, mode=value, step=Step.STANCE if value == "stay" else Step.DESTINATION)
     elif d.step == Step.DESTINATION:
-        order.destination = value
-        order.path = c["paths"][value]
-        c["step"] = Step.STANCE
+        s.cursor = replace(c, destination=value, path=c.paths[value], step=Step.STANCE)
     elif d.step == Step.STANCE:
-        order.stance = value
-        if order.mode == "stay" and options.can_watch(s, u):
-            c["step"] = Step.WATCH
+        c = replace(c, stance=value, step=Step.WATCH)
+        if c.mode == "stay" and options.can_watch(s, u):
+            s.cursor = c
         else:
-            _finish_declaration(s)
+            _finish_declaration(s, c)
     elif d.step == Step.WATCH:
-        order.watch = value
-        _finish_declaration(s)
+        _finish_declaration(s, replace(c, watch=value))
 
 
 def _private_unless_seen(s: SkirmishState, u: Soldier | Tank) -> int | None:
@@ -184,10 +181,9 @@ def _private_unless_seen(s: SkirmishState, u: Soldier | Tank) -> int | None:
     return None if u.uid in s.seen[1 - u.side] else u.side
 
 
-def _finish_declaration(s: SkirmishState) -> None:
-    c = s.cursor
-    s.orders[c["unit"]] = c["order"]
-    s.cursor = {}
+def _finish_declaration(s: SkirmishState, c: MoveDeclaration) -> None:
+    s.orders[c.unit] = Order(mode=c.mode, destination=c.destination, stance=c.stance, watch=c.watch, path=c.path)
+    s.cursor = None
 
 
 def _reveal_moves(s: SkirmishState) -> None:
@@ -220,8 +216,8 @@ def _reveal_moves(s: SkirmishState) -> None:
                                                    Stance.STANDING, False)
     s.tick = 0
     s.interrupts = []
-    s.stage = "moving"
-    s.cursor = {"resume": "after_moves"}
+    s.stage = Stage.MOVING
+    s.cursor = Moving()
 
 
 # ============================================================================ movement, tick by tick
@@ -230,7 +226,7 @@ def _moving(s: SkirmishState) -> None:
         if s.interrupts:
             uid, _ = s.interrupts[0]
             w = s.units[uid]
-            cells = moving.could_fire_at_passing(s, w, s.cursor.get("passed", {}))
+            cells = moving.could_fire_at_passing(s, w, s.cursor.passed)
             if not w.active or not cells:
                 s.interrupts.pop(0)
                 continue
@@ -244,11 +240,11 @@ def _moving(s: SkirmishState) -> None:
         s.tick += 1
         before = {uid: len(cells) for uid, cells in s.entered.items()}
         moved = moving.enter(s, s.tick)
-        s.cursor["passed"] = {u.uid: s.entered[u.uid][before.get(u.uid, 0):] for u in moved}
+        s.cursor = replace(s.cursor, passed={u.uid: tuple(s.entered[u.uid][before.get(u.uid, 0):]) for u in moved})
         for u in moved:
             u.moved = True
         if moved and _interrupting(s):
-            s.interrupts = moving.watchers_for(s, s.cursor["passed"])
+            s.interrupts = moving.watchers_for(s, s.cursor.passed)
         _check_sudden_end(s)
         if s.over:
             return
@@ -266,7 +262,7 @@ def _answer_moving(s: SkirmishState, d: Decision, action: int) -> None:
     if target is None:
         return
     w = s.units[uid]
-    victim = moving.mover_at(s, s.cursor["passed"], target, w.side)
+    victim = moving.mover_at(s, s.cursor.passed, target, w.side)
     wounds = getattr(getattr(victim, "fig", None), "wounds", 0)
     _fire_at_passing(s, w, victim, target)
     if isinstance(victim, Soldier) and victim.fig.wounds > wounds:
@@ -301,7 +297,7 @@ def opportunity_fire(s: SkirmishState, w: Soldier | Tank, target: int) -> None:
 
 def _end_moves(s: SkirmishState) -> None:
     """Movers take their declared end stance; then opportunity fire "after_move", then the combat phase."""
-    resume = s.cursor.get("resume")
+    resume = s.cursor.resume
     for uid, order in list(s.orders.items()):
         u = s.units[uid]
         if isinstance(u, Soldier) and order.mode not in ("stay",) and u.fig.active and order.stance is not None:
@@ -316,18 +312,18 @@ def _end_moves(s: SkirmishState) -> None:
     _check_sudden_end(s)  # an exit goal met ends the game at once (§10)
     if s.over:
         return
-    if resume == "after_moves":
+    if resume is None:
         if s.rules.opportunity_fire == "after_move":
             s.queue = [u for u in s.orders if s.orders[u].watch]
-            s.stage = "after_move_fire"
-            s.cursor = {}
+            s.stage = Stage.AFTER_MOVE_FIRE
+            s.cursor = None
             return
         _begin_combat_declarations(s)
     else:  # a deck move is over: back to the activation
         for uid in [u for u, o in s.orders.items() if o.mode in ("move", "all_out_run")]:
             del s.orders[uid]
             _end_courage(s, [uid])
-        s.stage = "activate"
+        s.stage = Stage.ACTIVATE
         s.cursor = resume
 
 
@@ -359,93 +355,95 @@ def _begin_combat_declarations(s: SkirmishState) -> None:
     s.entered = {}
     s.queue = [u.uid for side in (0, 1) for u in s.active_units(side)
                if not (isinstance(u, Soldier) and u.watch_fired)]
-    s.cursor = {}
+    s.cursor = None
     s.combat_revealed = False
-    s.stage = "declare_combat"
+    s.stage = Stage.DECLARE_COMBAT
 
 
 def _declare_combat(s: SkirmishState) -> None:
-    if not _next_declarer(s, _resolve_combat, step=Step.ACTION, targets=list):
+    if not _next_declarer(s, _resolve_combat, ActionDeclaration):
         return
-    s.orders.setdefault(s.cursor["unit"], Order())
-    _ask_action_step(s, deck=False)
+    s.orders.setdefault(s.cursor.unit, Order())
+    _ask_action_step(s, s.cursor, deck=False)
 
 
-def _ask_action_step(s: SkirmishState, *, deck: bool) -> None:
-    c = s.cursor
-    u = s.units[c["unit"]]
-    if c["step"] == Step.ACTION:
+def _set_activity(s: SkirmishState, a: ActionDeclaration) -> None:
+    """Keep ``a`` as the declaration in hand: the combat declaration, or the activation card's activity."""
+    s.cursor = replace(s.cursor, activity=a) if isinstance(s.cursor, Activation) else a
+
+
+def _ask_action_step(s: SkirmishState, a: ActionDeclaration, *, deck: bool) -> None:
+    u = s.units[a.unit]
+    if a.step == Step.ACTION:
         acts = options.action_options(s, u, deck=deck)
         if deck and s.rules.deck_opportunity_fire and options.can_watch(s, u):
             acts.append("watch")
         if deck and _may_play_king(s, u):
             acts.append("king")
-        ask(s, u.side, Step.ACTION, u.uid, {choice(a): a for a in acts})
-    elif c["step"] == Step.TARGET:
-        cells = options.targets_for(s, u, c["action"], c["targets"])
+        ask(s, u.side, Step.ACTION, u.uid, {choice(x): x for x in acts})
+    elif a.step == Step.TARGET:
+        chosen = list(a.targets)
+        cells = options.targets_for(s, u, a.action, chosen)
         legal: dict[int, Any] = {cell: cell for cell in cells}
-        if c["action"] == "burst" and c["targets"] and options.burst_complete(s, c["targets"]):
+        if a.action == "burst" and chosen and options.burst_complete(s, chosen):
             legal[choice("done")] = None
-        if c["action"] == "burst" and c["targets"] and len(c["targets"]) >= 2 and not cells and \
-                choice("done") not in legal:
+        if a.action == "burst" and chosen and len(chosen) >= 2 and not cells and choice("done") not in legal:
             legal[choice("done")] = None
         if not legal:
             legal[choice("done")] = None
         ask(s, u.side, Step.TARGET, u.uid, legal)
-    elif c["step"] == Step.DESTINATION:
-        c["paths"] = options.move_paths(s, u, c["action"]) if isinstance(u, Soldier) else \
+    elif a.step == Step.DESTINATION:
+        paths = options.move_paths(s, u, a.action) if isinstance(u, Soldier) else \
             _vehicle_paths(s, u, 1, fraction=DECK_FRACTION)
-        ask(s, u.side, Step.DESTINATION, u.uid, {d: d for d in c["paths"]})
-    elif c["step"] == Step.STANCE:
-        stances = options.stance_options(s, u, c["action"], c["path"])
+        _set_activity(s, replace(a, paths=paths))
+        ask(s, u.side, Step.DESTINATION, u.uid, {d: d for d in paths})
+    elif a.step == Step.STANCE:
+        stances = options.stance_options(s, u, a.action, a.path)
         ask(s, u.side, Step.STANCE, u.uid, {choice(Stance(x).name.lower()): int(x) for x in stances})
 
 
-def _answer_action_step(s: SkirmishState, d: Decision, action: int) -> bool:
-    """Record the answer; True once the unit's action is complete."""
-    c = s.cursor
+def _answer_action_step(s: SkirmishState, a: ActionDeclaration, d: Decision,
+                        action: int) -> tuple[ActionDeclaration, bool]:
+    """The declaration with the answer taken, and whether the unit's action is now complete."""
     value = d.legal[action]
     if d.step == Step.ACTION:
         if value == "king":
-            resolve.play_king(s, s.units[c["unit"]], hidden=False)
-            return False
-        c["action"] = value
+            resolve.play_king(s, s.units[a.unit], hidden=False)
+            return a, False
+        a = replace(a, action=value)
         if value in ("move", "all_out_run"):
-            c["step"] = Step.DESTINATION
-            return False
+            return replace(a, step=Step.DESTINATION), False
         if value in TARGETED:
-            c["step"] = Step.TARGET
-            return False
-        return True
+            return replace(a, step=Step.TARGET), False
+        return a, True
     if d.step == Step.TARGET:
         if value is None:  # done
-            return True
-        if c["action"] == "burst":
-            if c["targets"] and s.scenario.board.distance(c["targets"][-1], value) == 2:
-                c["targets"].append(None)  # the phantom middle target (§5.4)
-            c["targets"].append(value)
-            return len(c["targets"]) >= 3
-        c["targets"].append(value)
-        return True
+            return a, True
+        targets = a.targets
+        if a.action == "burst":
+            if targets and s.scenario.board.distance(targets[-1], value) == 2:
+                targets += (None,)  # the phantom middle target (§5.4)
+            targets += (value,)
+            return replace(a, targets=targets), len(targets) >= 3
+        return replace(a, targets=targets + (value,)), True
     if d.step == Step.DESTINATION:
-        c["path"] = c["paths"][value]
-        c["destination"] = value
-        if isinstance(s.units[c["unit"]], Tank):
-            return True
-        c["step"] = Step.STANCE
-        return False
+        a = replace(a, path=a.paths[value], destination=value)
+        if isinstance(s.units[a.unit], Tank):
+            return a, True
+        return replace(a, step=Step.STANCE), False
     if d.step == Step.STANCE:
-        c["stance"] = value
-        return True
-    return True
+        return replace(a, stance=value), True
+    return a, True
 
 
 def _answer_declare_combat(s: SkirmishState, d: Decision, action: int) -> None:
-    if _answer_action_step(s, d, action):
-        c = s.cursor
-        order = s.orders.setdefault(c["unit"], Order())
-        order.action, order.targets = c["action"], list(c["targets"])
-        s.cursor = {}
+    a, done = _answer_action_step(s, s.cursor, d, action)
+    if done:
+        order = s.orders.setdefault(a.unit, Order())
+        order.action, order.targets = a.action, list(a.targets)
+        s.cursor = None
+    else:
+        s.cursor = a
 
 
 def _resolve_combat(s: SkirmishState) -> None:
@@ -484,7 +482,7 @@ def _resolve_combat(s: SkirmishState) -> None:
         _check_sudden_end(s)
         if s.over:
             return
-    s.stage = "end_turn"
+    s.stage = Stage.END_TURN
 
 
 # ============================================================================ deck sequence
@@ -522,31 +520,28 @@ def _build_deck(s: SkirmishState) -> list[tuple]:
 
 def _deck(s: SkirmishState) -> None:
     if not s.deck:
-        s.stage = "end_turn"
+        s.stage = Stage.END_TURN
         return
     s.card = card = tuple(s.deck.pop())
     s.log(f"activation card: {_card_name(s, card)}")
     kind = card[0]
     if kind == "team":
         units = _team_units(s, card[1], card[2])
-        s.cursor = {"side": card[1], "eligible": [u.uid for u in units], "single": False}
+        s.cursor = Activation(side=card[1], eligible=tuple(u.uid for u in units))
     elif kind == "free":
         side = card[1]
         if s.rules.free_move == "team":
             teams = sorted({u.team for u in s.active_units(side) if isinstance(u, Soldier)})[:4]
             if not teams:
                 return
-            s.cursor = {"side": side, "teams": teams}
-            s.stage = "activate"
+            s.cursor = Activation(side=side, teams=tuple(teams))
+            s.stage = Stage.ACTIVATE
             return
-        s.cursor = {"side": side, "eligible": [u.uid for u in s.active_units(side)], "single": True}
-    elif kind == "figure":
+        s.cursor = Activation(side=side, eligible=tuple(u.uid for u in s.active_units(side)), single=True)
+    else:  # a figure's or a vehicle's own card
         u = s.units[card[1]]
-        s.cursor = {"side": u.side, "eligible": [u.uid] if u.active else [], "single": True}
-    else:  # vehicle
-        u = s.units[card[1]]
-        s.cursor = {"side": u.side, "eligible": [u.uid] if u.active else [], "single": True}
-    s.stage = "activate"
+        s.cursor = Activation(side=u.side, eligible=(u.uid,) if u.active else (), single=True)
+    s.stage = Stage.ACTIVATE
 
 
 def _card_name(s: SkirmishState, card: tuple) -> str:
@@ -564,66 +559,64 @@ def _team_units(s: SkirmishState, side: int, team: int) -> list[Soldier]:
 
 
 def _activate(s: SkirmishState) -> None:
-    c = s.cursor
-    if "teams" in c:
-        side, teams = c["side"], c["teams"]
-        ask(s, side, Step.TEAM, None, {choice(f"team_{i}"): t for i, t in enumerate(teams)})
+    c: Activation = s.cursor
+    if c.teams is not None:
+        ask(s, c.side, Step.TEAM, None, {choice(f"team_{i}"): t for i, t in enumerate(c.teams)})
         return
-    if "unit" in c:
-        _ask_action_step(s, deck=True)
+    if c.activity is not None:
+        _ask_action_step(s, c.activity, deck=True)
         return
-    eligible = [uid for uid in c["eligible"] if s.units[uid].active]
-    c["eligible"] = eligible
+    eligible = tuple(uid for uid in c.eligible if s.units[uid].active)
+    s.cursor = c = replace(c, eligible=eligible)
     if not eligible:
-        s.stage = "deck"
-        s.cursor = {}
+        s.stage = Stage.DECK
+        s.cursor = None
         _check_sudden_end(s)
         return
     legal: dict[int, Any] = {s.units[uid].cell: uid for uid in eligible}
-    if not c.get("single") or len(eligible) > 1:
+    if not c.single or len(eligible) > 1:
         legal[choice("done")] = None
-    ask(s, c["side"], Step.ACTIVATE, None, legal)
+    ask(s, c.side, Step.ACTIVATE, None, legal)
 
 
 def _answer_activate(s: SkirmishState, d: Decision, action: int) -> None:
-    c = s.cursor
+    c: Activation = s.cursor
     value = d.legal[action]
     if d.step == Step.TEAM:
-        side = c["side"]
-        s.cursor = {"side": side, "eligible": [u.uid for u in _team_units(s, side, value)], "single": False}
+        s.cursor = Activation(side=c.side, eligible=tuple(u.uid for u in _team_units(s, c.side, value)))
         return
     if d.step == Step.ACTIVATE:
         if value is None:
-            s.stage, s.cursor = "deck", {}
+            s.stage, s.cursor = Stage.DECK, None
             return
-        c["unit"], c["step"], c["targets"] = value, Step.ACTION, []
-        c["eligible"] = [] if c.get("single") else [u for u in c["eligible"] if u != value]
+        rest = () if c.single else tuple(u for u in c.eligible if u != value)
+        s.cursor = replace(c, eligible=rest, activity=ActionDeclaration(unit=value))
         return
-    if not _answer_action_step(s, d, action):
-        return
-    _deck_activity(s)
+    a, done = _answer_action_step(s, c.activity, d, action)
+    s.cursor = replace(c, activity=a)
+    if done:
+        _deck_activity(s)
 
 
 def _deck_activity(s: SkirmishState) -> None:
     """Carry out a deck activity at once (§7.2)."""
-    c = s.cursor
-    u = s.units[c.pop("unit")]
-    act, targets = c.pop("action"), c.pop("targets")
-    c.pop("step", None)
+    c: Activation = s.cursor
+    a = c.activity
+    s.cursor = c = replace(c, activity=None)
+    u = s.units[a.unit]
+    act, targets = a.action, list(a.targets)
     u.acted = True
     if act in ("move", "all_out_run"):
-        path, stance = c.pop("path"), c.pop("stance", None)
-        c.pop("paths", None)
-        c.pop("destination", None)
-        s.orders[u.uid] = Order(mode=act, path=path, stance=stance)
-        s.schedule = {u.uid: moving.schedule_path(s, u, path, len(path), Stance.STANDING, False, one_per_tick=True)}
+        s.orders[u.uid] = Order(mode=act, path=a.path, stance=a.stance)
+        s.schedule = {u.uid: moving.schedule_path(s, u, a.path, len(a.path), Stance.STANDING, False,
+                                                  one_per_tick=True)}
         s.entered = {}
         if isinstance(u, Soldier):
             u.ran = act == "all_out_run"
         s.tick = 0
         s.interrupts = []
-        s.stage = "moving"
-        s.cursor = {"resume": c}
+        s.stage = Stage.MOVING
+        s.cursor = Moving(resume=c)
         return
     if act == "watch":
         s.orders[u.uid] = Order(watch=True)
@@ -775,20 +768,21 @@ def _finish(s: SkirmishState, winner: int | None) -> None:
     s.log("the game is over: " + ("a draw" if winner is None else f"{s.scenario.sides[winner]} win"))
 
 
-STAGES = {
-    "declare_move": _declare_move,
-    "moving": _moving,
-    "after_move_fire": _after_move_fire,
-    "declare_combat": _declare_combat,
-    "end_turn": _end_turn,
-    "deck": _deck,
-    "activate": _activate,
+STAGES: dict[Stage, Callable[[SkirmishState], None]] = {
+    Stage.DECLARE_MOVE: _declare_move,
+    Stage.MOVING: _moving,
+    Stage.AFTER_MOVE_FIRE: _after_move_fire,
+    Stage.DECLARE_COMBAT: _declare_combat,
+    Stage.END_TURN: _end_turn,
+    Stage.DECK: _deck,
+    Stage.ACTIVATE: _activate,
 }
-ANSWERS = {
-    "declare_move": _answer_declare_move,
-    "moving": _answer_moving,
-    "after_move_fire": _answer_after_move_fire,
-    "declare_combat": _answer_declare_combat,
-    "activate": _answer_activate,
+"""What each stage does when the machine runs it (setup has no step: :func:`start_game` leaves it)."""
+ANSWERS: dict[Stage, Callable[[SkirmishState, Decision, int], None]] = {
+    Stage.DECLARE_MOVE: _answer_declare_move,
+    Stage.MOVING: _answer_moving,
+    Stage.AFTER_MOVE_FIRE: _answer_after_move_fire,
+    Stage.DECLARE_COMBAT: _answer_declare_combat,
+    Stage.ACTIVATE: _answer_activate,
 }
 

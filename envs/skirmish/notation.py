@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from cardwar.envs.doc_pages import fill, id_range, markdown_table
+from cardwar.envs.skirmish.pending import DECLARATION_STAGES
 from cardwar.envs.skirmish.actions import CHOICES, COMBAT_ACTIONS, GRID, N_ACTIONS, N_CELLS, STANCES, action_name, \
     parse_action
 
@@ -100,10 +101,6 @@ class BeforeMove(NamedTuple):
 def before_move(state: Any) -> BeforeMove:
     """The snapshot of ``state`` the two notation hooks need (the arena takes it before each move)."""
     return BeforeMove(state.current_player, state.stage, tuple(state.events))
-
-
-DECLARATION_STAGES = ("declare_move", "declare_combat")
-"""The phases' hidden declarations (RULES.md §9.1)."""
 
 
 def seen_notation(before: Any, action: int, after: Any, viewer: int) -> str | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardwar.envs.doc_pages import fill, markdown_table
+from cardwar.envs.skirmish.pending import Stage
 from cardwar.envs.skirmish.actions import COMBAT_ACTIONS, GRID, HEIGHT, N_CELLS, STANCES, WIDTH, Step
 from cardwar.envs.skirmish.board import Edge, Ground
 from cardwar.envs.skirmish.cards import NUM_RANKS, RANK_NAMES, is_red
@@ -33,7 +34,8 @@ WEAPON_CLASSES = ("pistol", "rifle", "smg", "lmg", "mmg", "anti_tank")
 _WEAPON_CLASS = {"pistol": 0, "rifle": 1, "smg1": 2, "smg2": 2, "lmg": 3, "mmg": 4,
                  "at_light": 5, "at_medium": 5, "at_heavy": 5}
 MODE_NAMES = ("stay", "crawl", "search", "walk", "run", "move", "all_out_run")
-STAGES = ("declare_move", "moving", "after_move_fire", "declare_combat", "deck", "activate", "end_turn")
+STAGES = tuple(st.value for st in Stage if st is not Stage.SETUP)
+"""The stage planes, read off :class:`pending.Stage` (a new stage gets its plane; setup is never a decision)."""
 VICTORY_KINDS = ("objectives", "casualties", "exit", "destroy")
 CARD_KINDS = ("team", "free", "figure", "vehicle")
 ARMOURS = ("U", "L", "M", "H", "X")

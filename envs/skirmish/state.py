@@ -17,6 +17,7 @@ from cardwar.envs.skirmish import flow
 from cardwar.envs.skirmish.actions import N_ACTIONS, Step
 from cardwar.envs.skirmish.cards import JACK, KING, QUEEN, Pack, Quality, card_rank, draw_core_skills, make_card
 from cardwar.envs.skirmish.figures import Figure, Skills, Stance
+from cardwar.envs.skirmish.pending import Pending, Stage
 from cardwar.envs.skirmish.rules import SkirmishRules
 from cardwar.envs.skirmish.scenario import Scenario
 from cardwar.envs.skirmish.units import Order, Soldier, Tank
@@ -67,15 +68,16 @@ class SkirmishState:
     units: list[Soldier | Tank]
     packs: list[Pack]
     turn: int = 0
-    stage: str = "setup"
+    stage: Stage = Stage.SETUP
     decision: Decision | None = None
     orders: dict[int, Order] = field(default_factory=dict)
     moves_revealed: bool = False
     combat_revealed: bool = False
     queue: list[Any] = field(default_factory=list)
     """Pending work of the current stage (units still to declare, interrupts to ask, cards...)."""
-    cursor: dict[str, Any] = field(default_factory=dict)
-    """The partly answered decision (the unit, its choices so far)."""
+    cursor: Pending = None
+    """What the stage has half done (:mod:`pending`): a declaration and its answers so far, an activation
+    card's choices, the moves in play; None between them."""
     tick: int = 0
     schedule: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     open_doors: frozenset = frozenset()

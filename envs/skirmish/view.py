@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardwar.envs.skirmish.actions import Step
+from cardwar.envs.skirmish.pending import declaring
 from cardwar.envs.skirmish.units import Soldier, Tank
 
 if TYPE_CHECKING:
@@ -238,17 +239,13 @@ def information_view(s: SkirmishState, seat: int) -> SkirmishView:
     mine = d is not None and d.seat == seat and not s.over
     units = tuple(v for v in (_unit_view(s, u, seat) for u in s.units) if v is not None)
     partial: dict[str, Any] = {}
-    if mine and s.cursor:
-        for key in ("action", "targets", "destination"):
-            if key in s.cursor:
-                partial[key] = list(s.cursor[key]) if key == "targets" else s.cursor[key]
-        order = s.cursor.get("order")
-        if order is not None:
-            partial.update(mode=order.mode, destination=order.destination, stance=order.stance)
+    declaration = declaring(s.cursor) if mine else None
+    if declaration is not None:
+        partial = declaration.partial()
     events = tuple(e.text for e in _this_turn(s.events, s.turn) if e.seat is None or e.seat == seat)
     own_mines = tuple(sorted(c for c, side in (*s.mines.items(), *s.lifted_unseen.items()) if side == seat))
     return SkirmishView(
-        seat=seat, turn=s.turn, turn_limit=s.scenario.turn_limit, sequence=s.rules.sequence, stage=s.stage,
+        seat=seat, turn=s.turn, turn_limit=s.scenario.turn_limit, sequence=s.rules.sequence, stage=str(s.stage),
         to_move=None if s.over or d is None else d.seat, step=d.step if mine else None,
         unit=d.unit if mine else None, partial=partial, units=units,
         drawn=(tuple(s.drawn[0]), tuple(s.drawn[1])),

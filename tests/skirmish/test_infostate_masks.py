@@ -74,3 +74,13 @@ def test_clone_for_redraws_the_coming_cards():
     assert len({tuple(c.packs[1 - s.seat].draw_pile) for c in copies}) == 4
     assert all(c.information_view(s.seat) == s.information_view(s.seat) for c in copies)
     assert all(sorted(c.packs[0].draw_pile) == sorted(s.packs[0].draw_pile) for c in copies)
+
+
+def test_every_stage_has_its_observation_plane():
+    """The stage planes are read off the one list of stages (issue 27: a second copy dropped new ones)."""
+    from cardwar.envs.skirmish import figure_obs, flow, observation
+    from cardwar.envs.skirmish.pending import Stage
+
+    assert set(flow.STAGES) == set(Stage) - {Stage.SETUP}
+    assert set(observation.STAGES) == {st.value for st in Stage} - {"setup"}
+    assert set(figure_obs.STAGES) == {st.value for st in Stage}

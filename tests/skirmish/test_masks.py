@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from cardwar.envs.skirmish.actions import CHOICE, N_ACTIONS, N_CELLS, Step, action_name
+from cardwar.envs.skirmish.pending import declaring
 from cardwar.envs.skirmish.rules import SkirmishRules
 from cardwar.envs.skirmish.state import SkirmishIllegalActionError, SkirmishState, new_state
 from tests.skirmish.conftest import shipped
@@ -63,7 +64,7 @@ def legal_meaning_matches_the_step(s: SkirmishState, where: str) -> None:
     elif d.step == Step.DESTINATION:
         assert hexes and not choices, where
         u = s.units[d.unit]
-        in_place = s.stage == "activate" and s.cursor.get("action") == "move"  # a stance change in place (§7.2)
+        in_place = s.stage == "activate" and getattr(declaring(s.cursor), "action", None) == "move"  # a stance change in place (§7.2)
         assert in_place or u.cell not in hexes, f"{where}: a move to the hex it stands on"
         assert all(s.scenario.board.on_map(c) for c in hexes)
     elif d.step == Step.STANCE:

@@ -103,7 +103,7 @@ def reveal_with(destination_index: int, **rules):
     sc = scenario([fig("Mover", "C3")], [fig("Watcher", "H3", skills=3)])
     s = start(sc, **rules)
     act(s, "walk")
-    paths = s.cursor["paths"]
+    paths = s.cursor.paths
     first = paths[max(paths, key=lambda d: (len(paths[d]), d))][0]
     same_start = sorted(d for d, p in paths.items() if len(p) >= 2 and p[0] == first)
     assert len(same_start) >= 2

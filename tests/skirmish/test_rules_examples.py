@@ -11,6 +11,7 @@ import pytest
 
 from cardwar.envs.skirmish import flow
 from cardwar.envs.skirmish.actions import CHOICE, GRID, Step
+from cardwar.envs.skirmish.pending import Stage, declaring
 from cardwar.envs.skirmish.cards import CORE_SKILLS, SKILL_RANGE, Pack, Quality, draw_core_skills, make_card
 from tests.skirmish.conftest import (
     BLUE, RED, act, at, fig, finish_turn, legal, scenario, shipped, stack, start, stay, stay_until_combat, unit,
@@ -441,7 +442,7 @@ def test_a_mover_passes_through_a_friends_hex():
     s = start(sc)
     act(s, "walk")
     assert "B3" not in legal(s) and "D3" in legal(s)
-    assert s.cursor["paths"][GRID.parse("D3")][0] == GRID.parse("B3")
+    assert s.cursor.paths[GRID.parse("D3")][0] == GRID.parse("B3")
     act(s, "D3", "standing")
     stay(s)
     stay(s)
@@ -456,7 +457,7 @@ def test_a_mover_stops_before_an_enemy_it_did_not_know_of():
     assert unit(s, "Hidden").uid not in s.seen[BLUE]
     act(s, "walk")
     hidden = GRID.parse("E3")
-    dest, path = next((d, p) for d, p in sorted(s.cursor["paths"].items()) if hidden in p[:-1])
+    dest, path = next((d, p) for d, p in sorted(s.cursor.paths.items()) if hidden in p[:-1])
     act(s, dest, "standing")
     stay(s)
     before = path[path.index(hidden) - 1] if path.index(hidden) else GRID.parse("C3")
@@ -574,7 +575,7 @@ def deck_scene(**kw):
 
 def deal(s, *cards):
     """Stack the activation deck: these cards come next, in this order (RULES.md §7.2)."""
-    s.stage, s.decision, s.cursor = "deck", None, {}
+    s.stage, s.decision, s.cursor = Stage.DECK, None, None
     s.deck = list(reversed(cards))
     flow.advance(s)
     return s
@@ -631,7 +632,7 @@ def test_a_deck_move_uses_the_ww2_stance_rates():
     s = deal(deck_scene(), ("team", BLUE, 1), ("team", RED, 0))
     act(s, "A6", "all_out_run")
     assert max(distance("A6", d) for d in legal(s)) == 4
-    assert all(distance("A6", d) == len(s.cursor["paths"][GRID.parse(d)]) for d in legal(s))
+    assert all(distance("A6", d) == len(declaring(s.cursor).paths[GRID.parse(d)]) for d in legal(s))
     s = deal(deck_scene(), ("team", BLUE, 1), ("team", RED, 0))
     unit(s, "Estes").fig.stance = 0  # prone
     act(s, "A6")

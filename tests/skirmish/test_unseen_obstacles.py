@@ -8,6 +8,7 @@ of the 10 mph turn, 10 hexes (RULES.md §8.1).
 from __future__ import annotations
 
 from cardwar.envs.skirmish.actions import GRID, Step
+from cardwar.envs.skirmish.pending import Stage
 from tests.skirmish.conftest import act, at, fig, legal, scenario, start, unit
 
 OPEN_24x16 = "\n".join(("" if r % 2 == 0 else " ") + " ".join(["."] * 24) for r in range(16))
@@ -28,7 +29,7 @@ def test_a_deck_activation_moves_a_vehicle_ten_hexes():
     the farthest destination offered is 10 hexes away, and the tank gets there."""
     sc = scenario([fig("Able", "A1")], [fig("Red 1", "A16")], map=OPEN_24x16, blue_vehicles=[tank("X8")])
     s = start(sc, sequence="deck")
-    s.stage, s.decision, s.cursor = "deck", None, {}
+    s.stage, s.decision, s.cursor = Stage.DECK, None, None
     s.deck = [("vehicle", unit(s, "Panzer").uid)]
     from cardwar.envs.skirmish import flow
 

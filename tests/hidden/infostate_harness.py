@@ -48,7 +48,7 @@ class Budget:
     """Probability that a decision is checked (the others are only played)."""
     picture_every: int = 20
     """One checked decision in this many also compares the pictures."""
-    max_games: int = 2000
+    max_games: int = 100_000
 
 
 @dataclass
@@ -70,11 +70,11 @@ def first_difference(a: Any, b: Any, path: str = "") -> str | None:
     Walks dicts, lists, tuples, named tuples, dataclasses (fields that take part in ``==``) and numpy
     arrays (the first differing index); anything else is compared with ``==``.
     """
-    if not path:  # the whole value first: most comparisons are equal
+    if not path:  # the whole value first, bit for bit: most comparisons are equal
         try:
-            if type(a) is type(b) and bool(a == b):
+            if pickle.dumps(a) == pickle.dumps(b):
                 return None
-        except Exception:  # noqa: BLE001 - no truthy == (arrays inside): walk it
+        except Exception:  # noqa: BLE001 - something that does not pickle: walk it
             pass
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         a, b = np.asarray(a), np.asarray(b)
@@ -82,14 +82,17 @@ def first_difference(a: Any, b: Any, path: str = "") -> str | None:
             return f"{path or '<array>'}: shape/dtype {a.shape} {a.dtype} != {b.shape} {b.dtype}"
         if a.tobytes() == b.tobytes():
             return None
-        idx = tuple(int(i) for i in np.argwhere(a != b)[0]) if (a != b).any() else "(NaN bits)"
-        return f"{path}[{idx}]: {a[idx] if isinstance(idx, tuple) else '?'} != {b[idx] if isinstance(idx, tuple) else '?'}"
+        if not (a != b).any():
+            return f"{path}: the same values in other bits (NaN or -0.0)"
+        idx = tuple(int(i) for i in np.argwhere(a != b)[0])
+        return f"{path}[{idx}]: {a[idx]} != {b[idx]}"
     if type(a) is not type(b):
         return f"{path or '<value>'}: {type(a).__name__} {_short(a)} != {type(b).__name__} {_short(b)}"
     if isinstance(a, dict):
         for k in list(a) + [k for k in b if k not in a]:
             if k not in a or k not in b:
-                return f"{path}.{k}: {'missing' if k not in a else _short(a[k])} != {'missing' if k not in b else _short(b[k])}"
+                x, y = ("missing" if k not in a else _short(a[k])), ("missing" if k not in b else _short(b[k]))
+                return f"{path}.{k}: {x} != {y}"
             d = first_difference(a[k], b[k], f"{path}.{k}")
             if d:
                 return d

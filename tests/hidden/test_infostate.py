@@ -28,7 +28,7 @@ GAMES = tuple(games.names()) + ((PLUGIN,) if PLUGIN not in games.names() else ()
 SEED = int(os.environ.get("CARDWAR_INFOSTATE_SEED", "2027"))
 """The run's seed (fixed, so that a failure reruns; set the variable to explore other games)."""
 
-DEFAULT = Budget(decisions=400, resamples=3, picture_every=25)
+DEFAULT = Budget(decisions=300, resamples=3, picture_every=20)
 SLOW = Budget(decisions=4000, resamples=4, picture_every=50)
 
 
@@ -248,7 +248,8 @@ def test_the_harness_refuses_a_resampler_the_seat_can_see_through_or_one_that_mu
         state.secrets[1 - seat] = int(rng.integers(10))
         return state.clone()
 
-    for hook, message in ((tells, r"channel 'view' differs .*CAN tell apart.*my_secret: \d != \d"), (mutates, "changed the state")):
+    for hook, message in ((tells, r"channel 'view' differs .*CAN tell apart.*my_secret: \d != \d"),
+                          (mutates, "changed the state")):
         bad = dataclasses.replace(PILE_GAME, name="pile_bad", resample_hidden=hook)
         games.register(bad)
         try:

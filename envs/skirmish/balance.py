@@ -1,8 +1,10 @@
 """How fair the procedural skirmish maps are: the same simple policy on both sides over many generated
 scenarios (``python -m cardwar.envs.skirmish.balance --games 400``).
 
-The generator is fair by construction (a point reflection maps side 0's half onto side 1's, with mirrored
-figures sharing skills), so the only asymmetry left is the seat order of the engine. This measures it.
+The generator is fair by construction (a point reflection maps side 0's half of the map and deployment zone
+onto side 1's; each side's forces are drawn by the same odds from its own stream of the deal), so in
+distribution the only asymmetry left is the seat order of the engine. This measures it (``--mirrored``: on the
+forces before the deal, side 1 side 0's mirror image).
 Two policies: ``random`` (uniform over legal actions) and ``shooter`` (fires, bursts and throws at the first
 legal target when it can, otherwise random), which makes games decisive.
 """
@@ -49,11 +51,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", default="medium", choices=("small", "medium", "large"))
     parser.add_argument("--policy", default="shooter", choices=("random", "shooter"))
     parser.add_argument("--sequence", default="phases", choices=("phases", "deck"))
+    parser.add_argument("--mirrored", action="store_true",
+                        help="side 1's forces the mirror image of side 0's (generate(seed) without a deal)")
     args = parser.parse_args(argv)
     rules = SkirmishRules(sequence=args.sequence)
-    out = balance(range(args.games), lambda sc, seed: play(sc, seed, policy=args.policy, rules=rules), size=args.size)
+    out = balance(range(args.games), lambda sc, seed: play(sc, seed, policy=args.policy, rules=rules), size=args.size,
+                  mirrored=args.mirrored)
     lo, hi = out["score0"]["interval"]
-    print(f"{out['games']} generated {args.size} maps, {args.policy} vs itself, sequence={args.sequence}: "
+    forces = "mirrored" if args.mirrored else "dealt"
+    print(f"{out['games']} generated {args.size} maps ({forces} forces), {args.policy} vs itself, "
+          f"sequence={args.sequence}: "
           f"side 0 wins {out['wins'][0]}, side 1 wins {out['wins'][1]}, draws {out['draws']}; "
           f"side 0 score {out['score0']['share']:.3f} (95% {lo:.3f}-{hi:.3f})")
     return 0

@@ -2,12 +2,15 @@
 
 ``generate(seed, size=..., deal=d)`` draws the **public map** (ground, edges, objectives; what
 :func:`public_map.public_map` shows) from ``numpy.random.default_rng(seed)`` and the **forces** (each figure's
-starting hex, quality, skills, grenades and stance) from ``numpy.random.default_rng(d)``. So a seed always gives
-the same map, and the same map dealt twice deploys different forces: the map's seed says nothing about them.
-The envs' ``random`` scenarios draw the seed (63 bits, even for ``random:train``, odd for ``random:test``) and the
-deal separately from the game's deal seed (``envs/turn_based_env.py``); the scenario keeps its deal
-(``Scenario.deal``) so that a record rebuilds it. ``generate(seed, size=...)`` without a deal draws the forces
-from the seed's stream after the map, as before this split (old records, tests, balance runs).
+starting hex, quality, skills, grenades and stance) from the deal: each side's from its own stream,
+``numpy.random.SeedSequence(d).spawn(2)[side]``. So a seed always gives the same map, the same map dealt twice
+deploys different forces (the map's seed says nothing about them), and neither side's forces say anything about
+the other's. The envs' ``random`` scenarios draw the seed (63 bits, even for ``random:train``, odd for
+``random:test``) and the deal separately from the game's deal seed (``envs/turn_based_env.py``); the scenario
+keeps its deal (``Scenario.deal``) so that a record rebuilds it. ``generate(seed, size=...)`` without a deal
+draws side 0's forces from the seed's stream after the map and gives side 1 their mirror image, exactly as
+before the deal (old records replay as played; tests; the old balance table). That form tells each side the
+enemy's forces; the envs' ``random`` scenarios never use it.
 
 **The symmetry.** The map is a ``w x h`` rectangle at the top left of the 24 x 16 odd-r grid (the rest
 off-map, as in a scenario file) with ``h`` even. The mirror (:meth:`Geometry.mirror`) sends hex
@@ -20,12 +23,15 @@ neighbours (direction ``d`` to ``d + 3``), distances to distances and straight l
 automorphism of the board. (With ``h`` odd it is not: odd rows would lose a column.) It has no fixed hex
 (the centre lies between rows ``h/2 - 1`` and ``h/2``), and it is an involution.
 
-**Construction.** Every ground, edge, objective and figure is placed together with its mirror image: side
-1's figure ``i`` is side 0's figure ``i`` (quality, weapon, grenades, stance, team, *skills*) on the mirror
-hex, and objectives come in mirror pairs of equal points. So whatever one side can do, the other can do
-the same way from the mirror position; only who moves first, and the cards, differ. Skills are drawn once
-by the seed's procedure (RULES.md §2.1) and fixed in the scenario for both copies. (So a side can work out the
-other's starting hexes and skills from its own: the deal hides the forces from whoever sees only the map.)
+**Construction.** Every ground, edge and objective is placed together with its mirror image (objectives in
+mirror pairs of equal points), and side 1's deployment zone is the mirror of side 0's. The forces are fair in
+distribution, not copies: both sides have the size's roster (the same number of figures, figure ``i`` with the
+same weapon, team and role on both sides: public, RULES.md §10.1), and each side's starting hexes (distinct, in
+its own zone, every choice equally likely) and each figure's quality, skills (drawn by RULES.md §2.1), grenades
+and stance are drawn by the same procedure from that side's own stream of the deal. Had side 1 been side 0's
+mirror image, as before, a seat would have known the enemy's starting hexes and skills from its own, which
+RULES.md §9.2 hides. So whatever one side may be dealt, the other may be dealt the same way from the mirror
+position, with the same odds; only who moves first, the cards and the deal differ.
 
 Validity (every ground and edge kind present on medium and large maps, every building and bunker with a
 way in, every on-map hex reachable on foot from both deployment zones) is checked, and a map that fails is
@@ -245,6 +251,23 @@ def _draw_map(rng: np.random.Generator, size: str) -> tuple[_Draft, Geometry]:
     return d, geo
 
 
+def _draw_side(rng: np.random.Generator, zone: list[int], n: int) -> list[dict]:
+    """One side's hidden forces: ``n`` distinct starting hexes of its deployment ``zone`` and, for each figure,
+    a quality, the core skills it draws (RULES.md §2.1), 0-2 grenades and a stance. (This order of draws is the
+    one before the deal, which ``generate`` without a deal still follows.)"""
+    cells = [zone[i] for i in rng.permutation(len(zone))[:n]]
+    skill_rng = random.Random(int(rng.integers(2**32)))
+    drawn = []
+    for i in range(n):
+        quality = _weighted(rng, QUALITY_WEIGHTS)
+        drawn.append({
+            "cell": cells[i], "quality": quality.name.lower(), "skills": draw_core_skills(quality, skill_rng),
+            "grenades": int(rng.integers(0, 3)),
+            "stance": ("standing", "kneeling", "prone")[int(rng.choice(3, p=[0.6, 0.3, 0.1]))],
+        })
+    return drawn
+
+
 def _valid(d: _Draft, geo: Geometry, size: str) -> bool:
     spec = SIZES[size]
     ground = d.text()
@@ -262,9 +285,9 @@ def _valid(d: _Draft, geo: Geometry, size: str) -> bool:
 
 
 def generate(seed: int, *, size: str = "medium", deal: int | None = None) -> Scenario:
-    """A procedural scenario, mirror-fair by construction (see the module's docstring), deterministic per seed
-    and deal: ``seed`` makes the map and its objectives, ``deal`` the forces (without one, ``seed`` makes them
-    too, as before)."""
+    """A procedural scenario, fair by construction (see the module's docstring), deterministic per seed and
+    deal: ``seed`` makes the map and its objectives, ``deal`` each side's forces from its own stream (without
+    one, ``seed`` makes side 0's and side 1 gets their mirror image, as before the deal)."""
     if size not in SIZES:
         raise ValueError(f"unknown size {size!r}; one of {', '.join(SIZES)}")
     spec = SIZES[size]
@@ -286,45 +309,44 @@ def generate(seed: int, *, size: str = "medium", deal: int | None = None) -> Sce
             continue
         points = int(rng.integers(1, 3))
         objectives[c] = objectives[geo.mirror(c)] = points
-    # forces, from the deal (the seed's own stream without one): side 0 drawn, side 1 its mirror image
-    forces = rng if deal is None else np.random.default_rng(deal)
-    zone0 = [c for c in geo.cells if geo.local(c)[0] < ZONE_COLS and ground[c] not in "BK"]
-    cells = [zone0[i] for i in forces.permutation(len(zone0))[:spec["figures"]]]
+    # forces: the public roster (names, weapons, teams, the sergeant) is the size's; the hidden part is drawn
     n = spec["figures"]
     weapons = ["smg2"] + (["lmg"] if n >= 5 else []) + (["smg1"] if n >= 7 else [])
     weapons += ["rifle"] * (n - len(weapons))
     teams = [f"Team {i + 1}" for i in range(spec["teams"])]
-    skill_rng = random.Random(int(forces.integers(2**32)))
-    figures: list[dict] = []
-    for i in range(n):
-        quality = _weighted(forces, QUALITY_WEIGHTS)
-        figures.append({
-            "i": i, "quality": quality.name.lower(), "weapon": weapons[i],
-            "team": teams[i * spec["teams"] // n],
-            "skills": draw_core_skills(quality, skill_rng),
-            "grenades": int(forces.integers(0, 3)),
-            "stance": ("standing", "kneeling", "prone")[int(forces.choice(3, p=[0.6, 0.3, 0.1]))],
-            "role": "sergeant" if i == 0 else "",
-            "cell": cells[i],
-        })
+    zone0 = [c for c in geo.cells if geo.local(c)[0] < ZONE_COLS and ground[c] not in "BK"]
+    zones = (zone0, [geo.mirror(c) for c in zone0])  # side 1's zone is the mirror of side 0's, hex for hex
+    if deal is None:
+        # before the deal (old records, tests): side 0 from the seed's stream after the map, side 1 its mirror
+        drawn = _draw_side(rng, zones[0], n)
+        hidden = (drawn, [{**f, "cell": geo.mirror(f["cell"])} for f in drawn])
+    else:
+        # each side from its own stream of the deal: neither side's draw says anything of the other's
+        streams = np.random.SeedSequence(deal).spawn(len(SIDE_NAMES))
+        hidden = tuple(_draw_side(np.random.default_rng(streams[si]), zones[si], n) for si in range(len(SIDE_NAMES)))
     sides: dict[str, dict] = {}
     for si, side in enumerate(SIDE_NAMES):
         figs = []
-        for f in figures:
-            cell = f["cell"] if si == 0 else geo.mirror(f["cell"])
-            figs.append({"name": f"{side} {f['i'] + 1}", "team": f["team"], "quality": f["quality"],
-                         "weapon": f["weapon"], "hex": label(cell), "stance": f["stance"], "skills": f["skills"],
-                         "grenades": f["grenades"], **({"role": f["role"]} if f["role"] else {})})
+        for i, f in enumerate(hidden[si]):
+            figs.append({"name": f"{side} {i + 1}", "team": teams[i * spec["teams"] // n], "quality": f["quality"],
+                         "weapon": weapons[i], "hex": label(f["cell"]), "stance": f["stance"], "skills": f["skills"],
+                         "grenades": f["grenades"], **({"role": "sergeant"} if i == 0 else {})})
         sides[side] = {"teams": teams, "figures": figs}
     rows = [ground[r * WIDTH:r * WIDTH + geo.w] for r in range(geo.h)]
     edges = [[label(a), label(b), k] for (a, b), k in sorted(d.edges.items())]
     obj_list = [{"hex": label(c), "points": p} for c, p in sorted(objectives.items())]
     obj_text = ", ".join(f"{o['hex']} ({o['points']})" for o in obj_list)
     total = sum(objectives.values())
+    if deal is None:  # the text as it was (the forces are mirror images here)
+        fair = ("a point reflection through its centre maps each side's ground, edges, objectives and figures onto "
+                "the other's; mirrored figures have the same quality, weapons and skills")
+    else:  # the same text for every deal: it is public
+        fair = ("a point reflection through its centre maps each side's ground, edges, objectives and deployment "
+                "zone onto the other's; the two sides' figures carry the same weapons, and each side's starting "
+                "hexes, qualities, skills, grenades and stances are drawn for it alone, by the same odds")
     description = (
         f"Generated {size} skirmish (seed {seed}): {n} figures a side on a {geo.w} x {geo.h} map that is the same "
-        f"seen from either side (a point reflection through its centre maps each side's ground, edges, objectives "
-        f"and figures onto the other's; mirrored figures have the same quality, weapons and skills). "
+        f"seen from either side ({fair}). "
         f"Victory: objectives - {obj_text}, {total} points in "
         f"all; each is held by the side that last had an active figure on it, and at the end of the turn limit "
         f"the side holding more points wins (equal points: a draw). A side with no active figure left loses at "
@@ -355,8 +377,14 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def balance(seeds: Iterable[int], play: Callable[[Scenario, int], int | None], *, size: str = "medium") -> dict:
+def balance(seeds: Iterable[int], play: Callable[[Scenario, int], int | None], *, size: str = "medium",
+            mirrored: bool = False) -> dict:
     """Who wins the generated scenarios: ``play(scenario, seed) -> 0, 1 or None (draw)`` for each seed.
+
+    Each seed's scenario is ``generate(seed, size=size, deal=seed)``: the forces dealt as the envs deal them,
+    each side's drawn independently (the deal's per-side streams are not the map's stream, so ``deal=seed`` is
+    as good as any). ``mirrored=True`` plays ``generate(seed, size=size)`` instead, side 1 side 0's mirror image
+    as before the deal.
 
     Returns ``games``, ``wins`` (side 0, side 1), ``draws``, each side's win share and draw share with a 95%
     Wilson interval (``share``, ``interval``), and side 0's score (a win 1, a draw 1/2) with its interval. A
@@ -364,7 +392,7 @@ def balance(seeds: Iterable[int], play: Callable[[Scenario, int], int | None], *
     wins = [0, 0]
     draws = games = 0
     for seed in seeds:
-        winner = play(generate(seed, size=size), seed)
+        winner = play(generate(seed, size=size) if mirrored else generate(seed, size=size, deal=seed), seed)
         if winner not in (0, 1, None):
             raise ValueError(f"play returned {winner!r} for seed {seed}; expected 0, 1 or None")
         games += 1

@@ -1,5 +1,6 @@
-"""The procedural skirmish generator: deterministic per seed, valid, and fair by construction (its mirror is an
-automorphism of the board that swaps the two sides' everything)."""
+"""The procedural skirmish generator: deterministic per seed and deal, valid, and fair by construction (its
+mirror is an automorphism of the board that swaps the two sides' ground, edges, objectives and deployment zones;
+the forces are fair in distribution, each side's drawn alone: tests/skirmish/test_generator_deal.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import random
 
 import pytest
 
-from cardwar.envs.skirmish.generator import SIZES, ZONE_COLS, Geometry, balance, generate, mirror_function, wilson
+from cardwar.envs.skirmish.figures import Stance
+from cardwar.envs.skirmish.generator import (
+    QUALITY_WEIGHTS, SIZES, ZONE_COLS, Geometry, balance, generate, mirror_function, wilson,
+)
 from cardwar.envs.skirmish.scenario import (
     EDGE_KINDS, GROUND_CHARS, OFF, WIDTH, Scenario, grid_neighbours, reachable, scenario_from_dict, step,
 )
@@ -47,7 +51,19 @@ def test_an_odd_row_count_has_no_mirror():
         Geometry(12, 7)
 
 
+def zone(s: Scenario, side: int) -> set[int]:
+    """A side's deployment zone: the three map columns at its own edge, less buildings and bunkers."""
+    on_map = [c for c in range(384) if s.ground[c] != OFF]
+    west = {c for c in on_map if c % WIDTH < ZONE_COLS and s.ground[c] not in "BK"}
+    east = {c for c in on_map if c % WIDTH >= s.width - ZONE_COLS and s.ground[c] not in "BK"}
+    return (west, east)[side]
+
+
 def _check_fair(s: Scenario) -> None:
+    """What stays fair for every deal: the map, the objectives and the deployment zones are mirror images; both
+    sides have as many figures, the same roster (weapon, team, role by figure) and forces by the same rules, each
+    figure standing in its own side's zone. Not the figures' hexes, qualities, skills, grenades or stances: each
+    side's are its own draw (RULES.md §9.2 hides them from the enemy; test_generator_deal.py)."""
     m = mirror_function(s)
     on_map = [c for c in range(384) if s.ground[c] != OFF]
     assert sorted(map(m, on_map)) == on_map
@@ -58,19 +74,36 @@ def _check_fair(s: Scenario) -> None:
                 assert m(n) in grid_neighbours(m(c))
                 assert s.edge_kind(m(c), m(n)) == s.edge_kind(c, n)
     assert {m(c): p for c, p in s.victory.objectives.items()} == s.victory.objectives
+    assert {m(c) for c in zone(s, 0)} == zone(s, 1)
     west, east = s.side_figures(0), s.side_figures(1)
     assert len(west) == len(east)
+    assert s.teams[0] == s.teams[1]
     for f, g in zip(west, east):
+        assert (g.weapon, g.team, g.role, g.other_weapons, g.name.split()[-1]) == \
+            (f.weapon, f.team, f.role, f.other_weapons, f.name.split()[-1])
+    for side, figs in ((0, west), (1, east)):
+        assert len({f.cell for f in figs}) == len(figs) and {f.cell for f in figs} <= zone(s, side)
+        for f in figs:
+            assert f.quality in {q for q, _ in QUALITY_WEIGHTS}
+            assert set(f.skills) == {"shoot", "throw", "melee", "field_craft"}, "the core skills fixed"
+            assert f.grenades in (0, 1, 2)
+            assert f.stance in (Stance.STANDING, Stance.KNEELING, Stance.PRONE)
+
+
+def _check_mirrored(s: Scenario) -> None:
+    """A map without a deal (as before it, for old records): side 1 is side 0's mirror image, skills and all."""
+    _check_fair(s)
+    m = mirror_function(s)
+    for f, g in zip(s.side_figures(0), s.side_figures(1)):
         assert g.cell == m(f.cell)
         assert (g.quality, g.weapon, g.skills, g.grenades, g.stance, g.team, g.role, g.other_weapons) == \
             (f.quality, f.weapon, f.skills, f.grenades, f.stance, f.team, f.role, f.other_weapons)
-        assert set(f.skills) == {"shoot", "throw", "melee", "field_craft"}, "skills drawn once, fixed for both"
-    assert s.teams[0] == s.teams[1]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_generated_scenario_is_fair_and_valid(seed):
-    s = generate(seed)
+    _check_mirrored(generate(seed))
+    s = generate(seed, deal=10_000 + seed)
     _check_fair(s)
     on_map = {c for c in range(384) if s.ground[c] != OFF}
     edges = {(a, b): k for a, b, k in s.edges}
@@ -90,7 +123,8 @@ def test_generated_scenario_is_fair_and_valid(seed):
 @pytest.mark.parametrize("size", ["small", "large"])
 def test_other_sizes(size):
     for seed in range(40):
-        s = generate(seed, size=size)
+        _check_mirrored(generate(seed, size=size))
+        s = generate(seed, size=size, deal=seed)
         _check_fair(s)
         assert (s.width, s.height) == (SIZES[size]["w"], SIZES[size]["h"])
         assert len(s.side_figures(0)) == SIZES[size]["figures"] and len(s.teams[0]) == SIZES[size]["teams"]
@@ -114,6 +148,7 @@ def test_deterministic_per_seed_and_seeds_differ():
     for seed in (0, 1, 17, 123456):
         assert generate(seed) == generate(seed)
         assert generate(seed, size="small") == generate(seed, size="small")
+        assert generate(seed, deal=5) == generate(seed, deal=5)
     assert len({generate(seed).rows for seed in range(20)}) == 20
 
 
@@ -171,6 +206,16 @@ def test_balance_with_a_fake_play():
     assert math.isclose(out["score0"]["share"], 0.5)
     lo, hi = out["score0"]["interval"]
     assert lo < 0.5 < hi
+
+
+def test_balance_plays_the_forces_as_dealt():
+    """By default each seed's map with its forces dealt (``deal=seed``), as the envs deal them; ``mirrored``: the
+    forces before the deal, side 1 side 0's mirror image."""
+    for mirrored in (False, True):
+        seen = []
+        balance(range(4), lambda sc, seed: seen.append(sc) or None, size="small", mirrored=mirrored)
+        assert seen == [generate(k, size="small", **({} if mirrored else {"deal": k})) for k in range(4)]
+        assert [sc.deal for sc in seen] == ([None] * 4 if mirrored else list(range(4)))
 
 
 def test_balance_detects_a_first_mover_edge():

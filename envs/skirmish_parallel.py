@@ -106,7 +106,8 @@ steps with some 11 agents asked at each; its deck game about 900 steps with one 
 ## Arguments
 `parallel_env(scenario="ww2_squads", rules=None, render_mode=None, max_cycles={{MAX_CYCLES}})`:
 `scenario` is a shipped name (`cardwar.envs.skirmish.scenario.scenario_names()`), a YAML path or a
-`Scenario` (a generated map: pass `cardwar.envs.skirmish.generator.generate(seed)`; the agents are
+`Scenario` (a generated map: pass `cardwar.envs.skirmish.generator.generate(seed, deal=d)`, the deal
+`d` a secret of yours: without one the forces are mirrored and the map's seed rebuilds them; the agents are
 fixed per env, so there is no `"random"` scenario here); `rules` a dict of the options of RULES.md
 §12 laid over the scenario's own suggestions, as `skirmish_v0` does (or a `SkirmishRules`, taken as
 it is), e.g. `{"sequence": "deck"}`; `render_mode` `"ansi"` or `"human"` (the spectator's board and
@@ -184,7 +185,7 @@ class SkirmishParallelEnv(ParallelEnv, EzPickle):
         if isinstance(scenario, str) and scenario.startswith("random"):
             raise ScenarioError(f"the Parallel env plays one scenario (its agents are that scenario's figures), so "
                                 f"not {scenario!r}: pass a procedural map as "
-                                "scenario=cardwar.envs.skirmish.generator.generate(seed)")
+                                "scenario=cardwar.envs.skirmish.generator.generate(seed, deal=d)")
         self.scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
         self.rules = effective_rules(self.scenario, rules)
         sc = self.scenario

@@ -214,7 +214,7 @@ def could_fire_at_passing(s: SkirmishState, w: Soldier | Tank, passed: dict[int,
         if m.side == w.side or not m.active:
             continue
         for cell in cells:
-            if cell in out or not (in_range(s, w.cell, cell, reach) and sees(s, w.cell, cell)):
+            if cell in out or not (in_range(s, w.cell, cell, reach) and sees(s, w.cell, cell, w.side)):
                 continue
             if isinstance(w, Tank) and not w.v.can_traverse:
                 from cardwar.envs.skirmish.vehicles import guns_bear

@@ -187,7 +187,7 @@ def _targets_for(s: SkirmishState, u: Soldier | Tank, action: str, chosen: list)
         return [t.cell for t in s.units if isinstance(t, Soldier) and can_fire_at(s, u, t, reach)]
     if action in ("grenade", "petrol_bomb"):
         reach = u.throw_range(action)
-        seen = seen_cells(s, u.cell)
+        seen = seen_cells(s, u.cell, u.side)
         return [c for c in GRID.within(u.cell, reach) if c != u.cell and board._on_map[c]
                 and (board.distance(u.cell, c) == 1 or c in seen)]
     if action == "melee":
@@ -198,7 +198,7 @@ def _targets_for(s: SkirmishState, u: Soldier | Tank, action: str, chosen: list)
     if action == "anti_tank":
         return [t.cell for t in s.units if isinstance(t, Tank) and can_fire_at(s, u, t, None)]
     if action == "he":
-        return sorted(c for c in seen_cells(s, u.cell) if board.distance(u.cell, c) > 1)
+        return sorted(c for c in seen_cells(s, u.cell, u.side) if board.distance(u.cell, c) > 1)
     if action == "extinguish":
         return [f.cell for f in s.soldiers(u.side) if f.burning and f.fig.active
                 and (f is u or board.distance(f.cell, u.cell) == 1)]

@@ -10,16 +10,25 @@ if TYPE_CHECKING:
     from cardwar.envs.skirmish.state import SkirmishState
 
 
-def sees(s: SkirmishState, a: int, b: int) -> bool:
-    """Line of sight between two hexes; vehicles between block it (§1.4)."""
-    blockers = s.vehicle_cells() - {a, b}
+def known_vehicle_cells(s: SkirmishState, side: int) -> frozenset[int]:
+    """The vehicles ``side`` knows stand where they are: its own and the enemy's it sees now (§9.2)."""
+    if not s.has_vehicles:
+        return frozenset()
+    return frozenset(u.cell for u in s.units if isinstance(u, Tank) and (u.side == side or u.uid in s.seen[side]))
+
+
+def sees(s: SkirmishState, a: int, b: int, side: int | None = None) -> bool:
+    """Line of sight between two hexes; vehicles between block it (§1.4). With ``side``: as that side may
+    judge it, only the vehicles it knows of blocking (a mask is built so, §9.2)."""
+    blockers = (s.vehicle_cells() if side is None else known_vehicle_cells(s, side)) - {a, b}
     return s.scenario.board.sees(a, b, blockers=blockers, open_doors=s.open_doors, edge_sight=s.rules.edge_sight)
 
 
-def seen_cells(s: SkirmishState, cell: int) -> frozenset[int]:
-    """Every hex in sight of ``cell`` now (cached on the board by vehicles and open doors)."""
+def seen_cells(s: SkirmishState, cell: int, side: int | None = None) -> frozenset[int]:
+    """Every hex in sight of ``cell`` now (cached on the board by vehicles and open doors); with ``side``, as
+    that side may judge it (only the vehicles it knows of blocking)."""
     board = s.scenario.board
-    blockers = s.vehicle_cells()
+    blockers = s.vehicle_cells() if side is None else known_vehicle_cells(s, side)
     cache = board.__dict__.setdefault("_seen_cells", {})
     key = (cell, blockers, s.open_doors, s.rules.edge_sight)
     out = cache.get(key)
@@ -82,7 +91,8 @@ def in_range(s: SkirmishState, a: int, b: int, reach: int | None) -> bool:
 
 
 def can_fire_at(s: SkirmishState, u: Soldier | Tank, target: Soldier | Tank, reach: int | None) -> bool:
-    """A target the unit's side sees, in the unit's own sight and reach (§5.1)."""
+    """A target the unit's side sees, in the unit's own sight (as its side may judge it: a vehicle it does not
+    see does not hide the target, §9.2) and reach (§5.1)."""
     if reach == 0 or not target.active or target.side == u.side or target.uid not in s.seen[u.side]:
         return False
     if isinstance(u, Tank) and not u.v.can_traverse:  # guns that cannot traverse: the front arc only (§8.3)
@@ -90,4 +100,4 @@ def can_fire_at(s: SkirmishState, u: Soldier | Tank, target: Soldier | Tank, rea
 
         if not guns_bear(u.v, target.cell):
             return False
-    return in_range(s, u.cell, target.cell, reach) and sees(s, u.cell, target.cell)
+    return in_range(s, u.cell, target.cell, reach) and sees(s, u.cell, target.cell, u.side)

@@ -81,3 +81,18 @@ def test_a_figure_may_plan_through_an_unseen_vehicle():
     assert unit(s, "Panzer").uid not in s.seen[0]
     act(s, "run")
     assert "F4" in legal(s)
+
+
+def test_a_vehicle_the_side_does_not_see_does_not_hide_a_target_in_its_masks():
+    """§1.4 with §9.2: a vehicle between blocks sight; a mask is built from what the side knows, so a vehicle it
+    does not see (as behind the edge of a line) cannot take a target out of the mask (issue 27: the HE target
+    mask named the hexes an unseen vehicle shadowed)."""
+    from cardwar.envs.skirmish import options
+
+    sc = scenario([fig("Able", "A3")], [fig("Red 1", "E3")], red_vehicles=[tank("C3", facing="W")])
+    s = start(sc)
+    able, red1, panzer = unit(s, "Able"), unit(s, "Red 1"), unit(s, "Panzer")
+    s.seen[0] = {red1.uid}  # Blue knows of Red 1 (another of its figures sees it) but not of the Panzer
+    assert red1.cell in options.targets_for(s, able, "fire", [])
+    s.seen[0] = {red1.uid, panzer.uid}  # the Panzer seen: it hides Red 1 from Able
+    assert red1.cell not in options.targets_for(s, able, "fire", [])

@@ -167,7 +167,9 @@ class SkirmishState:
         return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
 
     def clone(self) -> SkirmishState:
-        return copy.deepcopy(self)
+        """A copy of everything, the coming cards included (see :meth:`clone_for`); the scenario and rules, frozen,
+        are shared (so the caches kept on them, the public map's among them, serve the copy too)."""
+        return copy.deepcopy(self, {id(self.scenario): self.scenario, id(self.rules): self.rules})
 
     # ------------------------------------------------------------------ the arena's engine contract
     @property

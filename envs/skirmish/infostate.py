@@ -45,11 +45,12 @@ def resample_hidden(s: SkirmishState, seat: int, rng: np.random.Generator) -> Sk
     t = clone_for(s, seat, rng)
     if t.over:
         return t
+    busy = _busy(t)
     watched = _watched(t, seat)
     targets = sorted(_targets(t, seat) - watched)
     focus = sorted(_decision_cells(t, seat) - watched)
     for u in t.units:
-        if u.side == seat or u.uid in t.seen[seat] or not u.holds_hex or _moving(t, u):
+        if u.side == seat or u.uid in t.seen[seat] or not u.holds_hex or _moving(t, u) or u.uid in busy:
             continue
         cell = _free_hex(t, u, watched, focus if focus and rng.random() < 0.5 else targets, rng)
         if cell is not None:
@@ -59,10 +60,21 @@ def resample_hidden(s: SkirmishState, seat: int, rng: np.random.Generator) -> Sk
     if t.seen[seat] != s.seen[seat]:  # a move put an enemy in sight after all (a vehicle blocking a view)
         return clone_for(s, seat, rng)
     t.path_cache.clear()
-    from cardwar.envs.skirmish import flow
+    if t.decision is not None and t.decision.seat == seat:  # the seat's own question, asked of the new state
+        from cardwar.envs.skirmish import flow
 
-    flow.ask_again(t)
+        flow.ask_again(t)
     return t
+
+
+def _busy(s: SkirmishState) -> set[int]:
+    """Units the machine is in the middle of: the one asked, and those queued to be asked (opportunity fire)."""
+    out = {uid for uid, _ in s.interrupts}
+    if s.decision is not None and s.decision.unit is not None:
+        out.add(s.decision.unit)
+    if str(s.stage) == "after_move_fire":
+        out.update(s.queue)
+    return out
 
 
 def _moving(s: SkirmishState, u: Soldier | Tank) -> bool:

@@ -61,9 +61,14 @@ def bot_catalogue(game: str) -> list[dict[str, Any]]:
             if o["name"] == "model":  # no file on the server: the shipped network only
                 o["choices"] = ["ppo"]
                 o["help"] = "ppo: the shipped network guides the search (PUCT priors, leaf values); null: play-outs"
-        info["thinks_for_move_ms"] = any(o.name == "seconds" for o in agents.REGISTRY[name].options[game])
+        info["thinks_for_move_ms"] = thinks_for_move_ms(game, name)
         out.append(info)
     return out
+
+
+def thinks_for_move_ms(game: str, agent: str) -> bool:
+    """Whether ``agent`` spends the session's ``move_ms`` on a move (a timed search) rather than answering at once."""
+    return any(o.name == "seconds" for o in agents.REGISTRY[agent].options.get(game, ()))
 
 
 def _check_cap(key: str, value: Any) -> None:

@@ -59,6 +59,15 @@ def add_parser(sub: Any, number: Any) -> None:
                    help="send each move's timings (the server's work, the bot's thinking) in the answer and a "
                         "Server-Timing header: for measuring your own server only, since the bot's time tells how "
                         "many hidden steps it took, which the player may not know (off by default; docs/serve.md)")
+    s.add_argument("--no-pad-hidden", dest="pad_hidden", action="store_false",
+                   help="do not pad answers: by default, once the bot has taken a step the player is not told of "
+                        "(a skirmish declaration in the phases sequence), every answer in which the bot moves takes "
+                        "the session's hidden budget, so that timing it does not count the hidden steps; turn it "
+                        "off for benchmarks only (docs/serve.md, Timing)")
+    s.add_argument("--pad-hidden-min-ms", type=number(float, 0.001, "--pad-hidden-min-ms"), default=100.0,
+                   metavar="MS", help="a session's first hidden budget when its bot does not think for move_ms "
+                                      "(default 100; a timed search starts at its move_ms); an overrun raises it "
+                                      "by steps of 1.5x for the rest of the game")
     s.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     s.set_defaults(func=run_command)
 
@@ -135,7 +144,8 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
                           max_streams_per_client=args.max_streams_per_client, max_streams=args.max_streams,
                           max_body_bytes=args.max_body_bytes,
                           max_move_ms=args.max_move_ms, default_move_ms=args.default_move_ms, workers=args.workers,
-                          timing=args.timing, extra={"reproducible_seeds": args.reproducible_seeds})
+                          timing=args.timing, pad_hidden=args.pad_hidden, pad_hidden_min_ms=args.pad_hidden_min_ms,
+                          extra={"reproducible_seeds": args.reproducible_seeds})
 
 
 def check_address(host: str, port: int) -> None:

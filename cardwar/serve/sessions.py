@@ -31,7 +31,7 @@ from cardwar.players import make_player
 from cardwar.arena.game import ask
 from cardwar.arena.table import Table, is_legal
 from cardwar.record import GameRecord, RecordError, make_env
-from cardwar.serve.bots import bot_spec
+from cardwar.serve.bots import bot_spec, thinks_for_move_ms
 from cardwar.serve.errors import ServeError, bad_request, not_found
 from cardwar.serve.settings import ServerSettings
 from cardwar.serve.store import SessionRow, SessionStore, StaleSession
@@ -113,9 +113,14 @@ class Session:
     def play(self, action: int) -> None:
         play_on(self.table, self.public, action)
 
-    def commit_views(self) -> None:
-        """Render the state now (call with the lock held, at a commit): what every read sends until the next."""
-        self.snapshots = {"player": session_state(self, self.human), "public": session_state(self, None)}
+    def render_views(self) -> dict[str, dict[str, Any]]:
+        """The state now, for the person's seat and for spectators (what :meth:`commit_views` publishes)."""
+        return {"player": session_state(self, self.human), "public": session_state(self, None)}
+
+    def commit_views(self, views: dict[str, dict[str, Any]] | None = None) -> None:
+        """Publish the state now, or ``views`` rendered a moment ago (call with the lock held, at a commit): what
+        every read sends until the next."""
+        self.snapshots = views if views is not None else self.render_views()
 
     def state(self, spectator: bool = False) -> dict[str, Any]:
         """The last committed state, for the person's seat or a spectator (never a move half played)."""
@@ -172,10 +177,27 @@ class Session:
 @dataclass
 class MoveTiming:
     """Where a request's time went: the server's own work and the bot's thinking. Sent to the client only when
-    the operator asks (``cardwar serve --timing``): both grow with the bot's hidden steps (docs/serve.md)."""
+    the operator asks (``cardwar serve --timing``): both grow with the bot's hidden steps (docs/serve.md).
+    ``pad_ms``, the wait that made the answer take the session's hidden budget (:func:`hidden_budget`), is in
+    neither and never sent."""
 
     server_ms: float = 0.0
     bot_ms: float = 0.0
+    pad_ms: float = 0.0
+
+
+def hidden_budget(budget_ms: float, spent_ms: float, ratio: float) -> float:
+    """The wall time an answer that has hidden bot steps to cover, and took ``spent_ms``, is made to take: the
+    session's ``budget_ms``, or, when the answer overran it, the first step of the grid ``budget_ms * ratio ** k``
+    at or above ``spent_ms`` (which becomes the session's budget: a client learns only that some answer overran,
+    and by how many steps of the grid). ``hidden_budget_ms`` in a session's settings holds it, from the first
+    hidden step on (its presence says the game hides steps)."""
+    target = budget_ms
+    if spent_ms > target:
+        target *= ratio ** max(0, math.floor(math.log(spent_ms / budget_ms) / math.log(ratio)))
+        while target < spent_ms:  # the floor above, and float rounding, leave at most a step or two
+            target *= ratio
+    return target
 
 
 class SessionManager:
@@ -188,6 +210,9 @@ class SessionManager:
         self._cache: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
         self._reproducible = bool(settings.extra.get("reproducible_seeds"))
+        self.clock: Callable[[], float] = time.perf_counter
+        """The clock the hidden steps are timed by, and how the server waits out their budget (a test's fakes)."""
+        self.sleep: Callable[[float], None] = time.sleep
         for name in games.names():  # now, once: e.g. naval's hand tables, not on the first battle's clock (0.4 s)
             games.get(name).warm()   # nor built by two requests at once
 
@@ -198,6 +223,7 @@ class SessionManager:
     def create(self, request: dict[str, Any], client: str) -> tuple[Session, str, str, MoveTiming]:
         """A new session from a validated request (see ``app.NewSession``); returns it, its token, its
         spectators' (watch) token and the timings."""
+        since = self.clock()
         game = request["game"]
         g = games.get(game)
         seats = seats_of(game)
@@ -249,11 +275,11 @@ class SessionManager:
         timing = MoveTiming()
         start = time.perf_counter()
         with session.lock:
-            self._bot_turns(session, timing)
-            self._save(session)
+            pad = self._bot_turns(session, timing)
+            self._save(session, timing, since if pad else None)
         with self._lock:
             self._remember(session)
-        timing.server_ms = (time.perf_counter() - start) * 1000 - timing.bot_ms
+        timing.server_ms = (time.perf_counter() - start) * 1000 - timing.bot_ms - timing.pad_ms
         return session, token, watch, timing
 
     def _check_room(self, client: str) -> None:
@@ -336,17 +362,17 @@ class SessionManager:
         person sees them, the state committed, and the timings. The game is unchanged by a refused move."""
         timing = MoveTiming()
         with session.lock:
-            start = time.perf_counter()
+            start, since = time.perf_counter(), self.clock()
             self._check_turn(session, version)
             table = session.table
             action = self._parse(session, move)
             session.play(action)
             seen = len(table.history[session.human])
-            self._bot_turns(session, timing)
+            pad = self._bot_turns(session, timing)
             bot_lines = table.history[session.human][seen:]
-            self._save(session)
+            self._save(session, timing, since if pad else None)
             state = session.state()
-            timing.server_ms = (time.perf_counter() - start) * 1000 - timing.bot_ms
+            timing.server_ms = (time.perf_counter() - start) * 1000 - timing.bot_ms - timing.pad_ms
         return bot_lines, state, timing
 
     def resign(self, session: Session, version: int | None = None) -> dict[str, Any]:
@@ -382,27 +408,66 @@ class SessionManager:
             raise ServeError(422, f"illegal move {table.to_str(action)!r}: {reason}")
         return action
 
-    def _bot_turns(self, session: Session, timing: MoveTiming) -> None:
-        """The bot plays until the person is to move or the game ends; a bot that fails forfeits."""
+    def _bot_turns(self, session: Session, timing: MoveTiming) -> bool:
+        """The bot plays until the person is to move or the game ends; a bot that fails forfeits. Returns whether
+        the answer is to be padded (:meth:`_pad_hidden`): the bot moved, in a game that has hidden a bot step
+        from the person (a skirmish declaration step that caused nothing public: not even their number is told;
+        this answer's or an earlier one's). Naval, hexwar and the skirmish's deck sequence tell every move."""
         table, seat = session.table, session.bot_seat
         budget = session.settings["move_ms"] / 1000
+        moved, hidden = False, "hidden_budget_ms" in session.settings
         while table.to_move == seat:
-            start = time.perf_counter()
+            start = self.clock()
             try:
                 action = ask(session.bot, table.observation(seat), table.view(seat), budget, table.history[seat])
             except Exception as err:  # noqa: BLE001 - a broken bot loses; the server carries on
                 session.settings = {**session.settings, "bot_forfeit": {
                     "reason": "error", "detail": f"{type(err).__name__}: {err}".splitlines()[0][:200]}}
-                return
+                break
             finally:
-                timing.bot_ms += (time.perf_counter() - start) * 1000
+                timing.bot_ms += (self.clock() - start) * 1000
             if not hasattr(action, "__index__") or not is_legal(table.state, int(action)):
                 session.settings = {**session.settings, "bot_forfeit": {"reason": "illegal",
                                                                         "detail": f"{action!r} is not legal"}}
-                return
+                break
             session.play(int(action))
+            moved, hidden = True, hidden or not session.public[-1]
+        return moved and hidden
 
-    def _save(self, session: Session) -> None:
+    def _pad_hidden(self, session: Session, timing: MoveTiming, since: float) -> None:
+        """Wait until the answer begun at ``since`` (on :attr:`clock`) has taken the session's hidden budget
+        (raised first, on its grid, if the answer overran it: :func:`hidden_budget`; a raise is saved with the
+        next move)."""
+        spent_ms = (self.clock() - since) * 1000
+        budget = float(session.settings["hidden_budget_ms"])
+        target = hidden_budget(budget, spent_ms, self.settings.pad_hidden_ratio)
+        if target != budget:
+            session.settings = {**session.settings, "hidden_budget_ms": target}
+        wait = target - spent_ms
+        if wait > 0:
+            self.sleep(wait / 1000)
+            timing.pad_ms += wait
+
+    def first_hidden_budget(self, settings: dict[str, Any]) -> float:
+        """A session's first hidden budget, from what the person knows: the bot's ``move_ms`` if it thinks for
+        it (a timed search spends it on every step), else the server's ``pad_hidden_min_ms``."""
+        first = self.settings.pad_hidden_min_ms
+        if thinks_for_move_ms(settings["game"], settings["agent"]):
+            first = max(first, float(settings["move_ms"]))
+        return first
+
+    def _save(self, session: Session, timing: MoveTiming | None = None, pad_since: float | None = None) -> None:
+        """Write the session (one transaction, guarded by its version), render its state and publish it.
+
+        ``pad_since``: the answer has hidden bot steps to cover (:meth:`_bot_turns`): between the render and the
+        publishing the server waits until the answer, from ``pad_since`` (the request's start) on, has taken the
+        session's hidden budget. Everything that follows from the hidden steps is inside: the bot's steps, what
+        they caused (a reveal's moves, unseen movers' included), the record written (it holds every step), the
+        states rendered; nothing sees the new state before (the database is read only for a session not in
+        memory). Left outside: the request's parsing and the answer's JSON, which follow public things."""
+        pad = pad_since is not None and self.settings.pad_hidden
+        if pad and "hidden_budget_ms" not in session.settings:  # the game hides steps: saved with this move
+            session.settings = {**session.settings, "hidden_budget_ms": self.first_hidden_budget(session.settings)}
         status = "over" if session.over else "open"
         now = time.time()
         try:
@@ -414,7 +479,10 @@ class SessionManager:
                 self._cache.pop(session.id, None)
             raise ServeError(409, "the session changed under this request; read the state again") from None
         session.status, session.touched = status, now
-        session.commit_views()
+        views = session.render_views()
+        if pad:
+            self._pad_hidden(session, timing or MoveTiming(), pad_since)  # type: ignore[arg-type]
+        session.commit_views(views)
         if self.on_change is not None:
             self.on_change(session)
 

@@ -49,6 +49,18 @@ class ServerSettings:
     """Send each playing request's timings (``timing`` in the body, a ``Server-Timing`` header): the operator's
     measurement (the load benchmark's), off by default because the bot's time counts its hidden declaration steps,
     whose number its opponent may not know (docs/serve.md, "Timing")."""
+    pad_hidden: bool = True
+    """Once the bot has taken a step the player is not told of (a skirmish declaration step in the phases
+    sequence), make every answer in which the bot moves take the session's hidden budget in wall time, so that
+    a client timing its requests cannot count the hidden steps; off (``--no-pad-hidden``) for benchmarks only
+    (docs/serve.md, "Timing")."""
+    pad_hidden_min_ms: float = 100.0
+    """The first hidden budget of a session whose bot does not think for ``move_ms`` (the heuristic); a bot that
+    does starts at its ``move_ms``. An answer that overruns the budget raises it to the next step of the grid
+    ``first * pad_hidden_ratio ** k``, for the rest of the game."""
+    pad_hidden_ratio: float = 1.5
+    """The grid's ratio: an overrun tells a client only the step it fell in (a coarser grid tells less and
+    waits longer)."""
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -59,6 +71,10 @@ class ServerSettings:
         for name in ("session_ttl_s", "session_idle_s", "keep_finished_s", "purge_interval_s"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name[:-2].replace('_', '-')} must be positive, got {getattr(self, name)}")
+        if self.pad_hidden_min_ms <= 0:
+            raise ValueError(f"pad-hidden-min-ms must be positive, got {self.pad_hidden_min_ms}")
+        if self.pad_hidden_ratio <= 1:
+            raise ValueError(f"pad-hidden-ratio must be above 1, got {self.pad_hidden_ratio}")
         if self.default_move_ms > self.max_move_ms:
             raise ValueError(f"default-move-ms ({self.default_move_ms}) is above max-move-ms ({self.max_move_ms})")
 
@@ -66,5 +82,5 @@ class ServerSettings:
         """The limits a client may want to know (``GET /api/games`` lists them)."""
         names = ("max_move_ms", "default_move_ms", "max_sessions_per_client", "max_sessions", "session_ttl_s",
                  "session_idle_s", "keep_finished_s", "purge_interval_s", "max_body_bytes",
-                 "max_streams_per_session", "max_streams_per_client", "max_streams")
+                 "max_streams_per_session", "max_streams_per_client", "max_streams", "pad_hidden")
         return {name: getattr(self, name) for name in names}

@@ -4,7 +4,8 @@ A skirmish in the phases sequence hides how the enemy's figures declared: the st
 cause nothing public are not in the player's log, not even their number (docs/serve.md, RULES.md §9.1). The
 bot's thinking time and the server's work both grow with that number (``bot_ms`` correlated 0.77-0.90 with
 it), so by default no timing is sent at all, in the body or a header; ``cardwar serve --timing`` (an operator
-measuring his own server: the load benchmark) sends them.
+measuring his own server: the load benchmark) sends them. A client's own stopwatch is the padding's business
+(tests/serve/test_hidden_padding.py): these games, against a server with padding on, take its waits too.
 """
 
 from __future__ import annotations

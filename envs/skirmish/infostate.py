@@ -17,6 +17,7 @@ import numpy as np
 
 from cardwar.envs.skirmish import options
 from cardwar.envs.skirmish.figures import Stance
+from cardwar.envs.skirmish.pending import Stage
 from cardwar.envs.skirmish.sight import seen_cells, update_sight
 from cardwar.envs.skirmish.units import Soldier, Tank
 
@@ -72,7 +73,7 @@ def _busy(s: SkirmishState) -> set[int]:
     out = {uid for uid, _ in s.interrupts}
     if s.decision is not None and s.decision.unit is not None:
         out.add(s.decision.unit)
-    if str(s.stage) == "after_move_fire":
+    if s.stage == Stage.AFTER_MOVE_FIRE:
         out.update(s.queue)
     return out
 

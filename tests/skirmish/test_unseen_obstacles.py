@@ -96,3 +96,55 @@ def test_a_vehicle_the_side_does_not_see_does_not_hide_a_target_in_its_masks():
     assert red1.cell in options.targets_for(s, able, "fire", [])
     s.seen[0] = {red1.uid, panzer.uid}  # the Panzer seen: it hides Red 1 from Able
     assert red1.cell not in options.targets_for(s, able, "fire", [])
+
+
+def _declare(s, answers: dict) -> None:
+    """Answer every movement declaration: ``answers[name]`` lists that unit's answers in order."""
+    left = {k: list(v) for k, v in answers.items()}
+    while s.stage == "declare_move" and s.decision is not None:
+        act(s, left[s.units[s.decision.unit].name].pop(0))
+
+
+def test_opportunity_fire_after_the_move_is_offered_only_where_the_mover_went():
+    """§5.5 ``opportunity_fire="after_move"``: "any hex an enemy mover entered". The Walker declared I3-H3-G3-F3,
+    but Blue's Blocker took G3 first, so it stopped in H3 (§4.3): G3 and F3, where it never was, are not offered
+    (before issue 27 they were, which showed its hidden route and could hit it where it never stood)."""
+    sc = scenario([fig("Watcher", "C1"), fig("Blocker", "G1")], [fig("Walker", "J3")])
+    s = start(sc, opportunity_fire="after_move")
+    _declare(s, {"Watcher": ["stay", "standing", "watch"], "Blocker": ["walk", "G3", "standing"],
+                 "Walker": ["walk", "F3", "standing"]})
+    assert at(s, "Walker") == "H3" and at(s, "Blocker") == "G3"
+    assert s.decision.step == Step.INTERRUPT and legal(s) == {"H3", "I3", "hold"}
+
+
+def test_a_fast_vehicle_is_met_at_every_hex_it_enters():
+    """§5.5 and §8.1: at 30 mph a vehicle enters about 8 hexes a tick; a watcher that sees only a gap in a wood
+    (K7-M7) is asked about those hexes, though at the end of the tick the vehicle stands out of its sight."""
+    rows = []
+    for r in range(16):
+        row = ["W" if r == 10 and c != 11 else "." for c in range(24)]  # a wood along row 11, a gap at L11
+        rows.append(("" if r % 2 == 0 else " ") + " ".join(row))
+    sc = scenario([fig("Watcher", "L13")], [fig("Red 1", "A1")], map="\n".join(rows),
+                  red_vehicles=[tank("A7", facing="E")])
+    s = start(sc)
+    panzer = unit(s, "Panzer")
+    panzer.v.last_speed = 2  # it moved at 20 mph last turn: it may go up to 30 (§8.1)
+    _declare(s, {"Watcher": ["stay", "standing", "watch"], "Red 1": ["stay", "standing", "no_watch"],
+                 "Panzer": ["speed_3", "X7"]})
+    assert s.decision.step == Step.INTERRUPT and s.tick == 2
+    assert {"K7", "L7", "M7"} <= legal(s) and at(s, "Panzer") == "Q7" and panzer.uid not in s.seen[0]
+    act(s, "L7")
+    assert any("opens opportunity fire" in e.text for e in s.events)
+
+
+def test_apply_action_without_validation_takes_a_legal_move_and_still_refuses_an_illegal_one():
+    """The engine contract (envs/turn_based_env.py): ``validate=False`` when the caller vouches for the move."""
+    import pytest
+
+    from cardwar.envs.skirmish.state import SkirmishIllegalActionError
+
+    s = start(scenario([fig("Able", "A3")], [fig("Red 1", "J6")]))
+    s.apply_action(s.legal_actions()[0], validate=False)
+    assert s.moves_made == 1
+    with pytest.raises(SkirmishIllegalActionError):
+        s.apply_action(10**6, validate=False)

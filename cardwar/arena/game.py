@@ -18,6 +18,10 @@ starts. Forfeits follow Kaggle's environments' classification:
 - ``illegal``: it returned a move that is not legal (or not a move at all).
 
 The forfeiting seat loses (-1, the other +1) whatever the position.
+
+An engine seat's wait between its answer and its next question is padded (:mod:`cardwar.arena.padding`)
+once the game has hidden a step from it, so its stopwatch cannot count the other seat's hidden steps or
+time the dealer's work on hidden things; our own agents in process are not kept waiting.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardwar.arena.padding import SeatPadding
 from cardwar.arena.table import Table, is_legal
 from cardwar.record import SEATS, GameRecord, Move
 
@@ -86,25 +91,39 @@ def ask(player: Any, obs: dict, view: Any, budget: float | None, history: list[s
     return player.act(obs, view)
 
 
+PAD_MIN_MS = 100.0
+"""The first budget of a padded wait (it grows on its grid when a wait overruns it)."""
+
+
+def _paddings(players: Sequence[Any], pad_hidden: bool) -> list[SeatPadding | None]:
+    """A padded wait for each engine seat (one that can keep a time budget: a process that may time us)."""
+    return [SeatPadding(PAD_MIN_MS) if pad_hidden and hasattr(p, "act_within") else None for p in players]
+
+
 def play_game(env: Any, players: Sequence[Any], seed: int, *, game: str, specs: Sequence[str] = ("?", "?"),
               scenario: str | None = None, clock: Clock | None = None,
-              on_move: Callable[[str, dict, int], None] | None = None, forfeits: bool = True) -> GameOutcome:
+              on_move: Callable[[str, dict, int], None] | None = None, forfeits: bool = True,
+              pad_hidden: bool = True) -> GameOutcome:
     """Play one game of ``env`` (a raw AEC env of ``game``) between ``players`` (in seat order) from ``seed``.
 
     ``on_move(agent_name, observation, action)`` sees every accepted move. The outcome's
     record replays with :func:`cardwar.record.replay_states` (a forfeit ends it early).
     With ``forfeits=False`` (our own agents, where a crash or an illegal move is a bug
-    to see, not a result) the error is raised instead.
+    to see, not a result) the error is raised instead. ``pad_hidden``: an engine seat's waits are padded
+    (the module docstring).
     """
     clock = clock or Clock()
     table = Table(env, game, seed, specs=tuple(specs), scenario=scenario)  # type: ignore[arg-type]
     out = GameOutcome(returns=[0.0, 0.0])
     used = [0.0, 0.0]
+    pads = _paddings(players, pad_hidden)
     while not table.over:
         seat = table.to_move
         assert seat is not None
         agent, obs, view = table.seats[seat], table.observation(seat), table.view(seat)  # the dealer's work:
         budget = clock.budget(used[seat])  # not on the seat's clock
+        if pads[seat] is not None:
+            pads[seat].before_question()  # not on the seat's clock either
         start = time.perf_counter()
         try:
             action = ask(players[seat], obs, view, budget, table.history[seat])
@@ -119,6 +138,8 @@ def play_game(env: Any, players: Sequence[Any], seed: int, *, game: str, specs: 
             out.forfeit = Forfeit(seat, "error", f"{type(err).__name__}: {err}".splitlines()[0][:300])
             break
         spent = time.perf_counter() - start
+        if pads[seat] is not None:
+            pads[seat].answered()
         used[seat] += spent
         if budget is not None and spent > budget:
             out.forfeit = Forfeit(seat, "timeout", f"took {spent * 1000:.0f} ms of {budget * 1000:.0f} ms")
@@ -130,8 +151,12 @@ def play_game(env: Any, players: Sequence[Any], seed: int, *, game: str, specs: 
             break
         if on_move is not None:
             on_move(agent, obs, int(action))
+        told = [len(h.moves) for h in table.history]
         table.play(int(action))
         out.times.append(spent)
+        for k, pad in enumerate(pads):
+            if pad is not None and k != seat:
+                pad.saw(told=len(table.history[k].moves) > told[k])
     out.moves = list(table.moves)
     if out.forfeit is not None:
         out.returns = [1.0, 1.0]

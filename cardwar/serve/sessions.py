@@ -29,6 +29,7 @@ from cardwar import agents, games
 from cardwar.agents.spec import AgentSpecError
 from cardwar.players import make_player
 from cardwar.arena.game import ask
+from cardwar.arena.padding import hidden_budget
 from cardwar.arena.table import Table, is_legal
 from cardwar.record import GameRecord, RecordError, make_env
 from cardwar.serve.bots import bot_spec, thinks_for_move_ms
@@ -184,20 +185,6 @@ class MoveTiming:
     server_ms: float = 0.0
     bot_ms: float = 0.0
     pad_ms: float = 0.0
-
-
-def hidden_budget(budget_ms: float, spent_ms: float, ratio: float) -> float:
-    """The wall time an answer that has hidden bot steps to cover, and took ``spent_ms``, is made to take: the
-    session's ``budget_ms``, or, when the answer overran it, the first step of the grid ``budget_ms * ratio ** k``
-    at or above ``spent_ms`` (which becomes the session's budget: a client learns only that some answer overran,
-    and by how many steps of the grid). ``hidden_budget_ms`` in a session's settings holds it, from the first
-    hidden step on (its presence says the game hides steps)."""
-    target = budget_ms
-    if spent_ms > target:
-        target *= ratio ** max(0, math.floor(math.log(spent_ms / budget_ms) / math.log(ratio)))
-        while target < spent_ms:  # the floor above, and float rounding, leave at most a step or two
-            target *= ratio
-    return target
 
 
 class SessionManager:

@@ -29,7 +29,8 @@ def test_the_example_bot_plays_whole_games_against_the_heuristic_and_the_records
     for seed, seat in ((1, 0), (2, 1)):
         heuristic = agents.make("heuristic", game, seed=seed)
         players = (bot, heuristic) if seat == 0 else (heuristic, bot)
-        out = play_game(env, players, seed, game=game, specs=("bot", "heuristic")[::1 - 2 * seat])
+        out = play_game(env, players, seed, game=game, specs=("bot", "heuristic")[::1 - 2 * seat],
+                        pad_hidden=False)  # the games, not the waits (tests/arena/test_padding.py)
         bot.game_over(out.record.result)
         assert out.forfeit is None and out.returns == list(env.state.returns())
         assert final_state(out.record).returns() == out.returns
@@ -46,7 +47,7 @@ def test_a_served_agent_plays_exactly_as_it_does_in_process(engines, game, seeds
         if k:
             served.new_game(seed=seed)
         local = play_game(env, _seated(agents.make("heuristic", game, seed=seed), game, seat, seed), seed, game=game)
-        remote = play_game(env, _seated(served, game, seat, seed), seed, game=game)
+        remote = play_game(env, _seated(served, game, seat, seed), seed, game=game, pad_hidden=False)
         served.game_over(remote.record.result)
         assert remote.forfeit is None
         assert remote.returns == local.returns and remote.moves == local.moves, (game, seed)

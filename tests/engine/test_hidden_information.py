@@ -38,7 +38,8 @@ def sent_and_states(engines, tmp_path, game: str, seed: int, seat: int, **setup)
             states.append(env.state.clone())
 
     heuristic = agents.make("heuristic", game, seed=seed)
-    out = play_game(env, (bot, heuristic) if seat == 0 else (heuristic, bot), seed, game=game, on_move=keep)
+    out = play_game(env, (bot, heuristic) if seat == 0 else (heuristic, bot), seed, game=game, on_move=keep,
+                    pad_hidden=False)  # what is sent, not when (tests/arena/test_padding.py)
     bot.game_over(out.record.result)
     bot.close()
     assert out.forfeit is None

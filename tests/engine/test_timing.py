@@ -58,7 +58,8 @@ def play(engines: Any, tmp_path: Path, name: str, pause: float, clock: Clock, se
     transcript = tmp_path / f"{name}.jsonl"
     bot = engines(bot_spec(), game, seed=seed, transcript=transcript)
     other = SlowInHiddenSteps(game, seed, pause)
-    out = play_game(make_raw_env(game, **SETUP), (bot, other), seed, game=game, clock=clock)
+    # the lines sent, not the waits, are this test's subject (tests/arena/test_padding.py pads them)
+    out = play_game(make_raw_env(game, **SETUP), (bot, other), seed, game=game, clock=clock, pad_hidden=False)
     bot.game_over(out.record.result)
     bot.close()
     assert out.forfeit is None

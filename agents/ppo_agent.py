@@ -140,6 +140,18 @@ class PPOAgent:
         agent.steps = getattr(model.action_space, "n", None) == _naval_steps()
         return agent
 
+    def prepare(self, observation: dict[str, np.ndarray], view: Any = None) -> None:
+        """Do before a clock runs what the first move would do lazily (torch's first forward pass): one
+        greedy pass over ``observation``, answer discarded, no randomness used (issue 28)."""
+        mask = np.asarray(observation["action_mask"], dtype=bool)
+        if not mask.any():  # not this seat's turn: any mask will do for a forward pass
+            mask = np.ones_like(mask)
+        saved, self.deterministic = self.deterministic, True
+        try:
+            self.act({"observation": observation["observation"], "action_mask": mask}, view)
+        finally:
+            self.deterministic = saved
+
     def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
         mask = np.asarray(observation["action_mask"], dtype=bool)
         if not mask.any():

@@ -4,7 +4,9 @@ Every caller that plays a game - ``cardwar match``, tournaments, training's
 evaluation, the server - goes through :func:`play_game`, so a forfeit rule, a
 clock or the record format is written once.
 
-A player is anything with ``act(observation, view) -> action``. A player that can
+A player is anything with ``act(observation, view) -> action``; one with ``prepare(observation, view)`` is
+given its seat's first observation before any clock runs, for its set-up (a model's first forward pass). A
+player that can
 keep to a time budget (an engine process) also has ``act_within(observation, view,
 budget_ms, history)``; it is given the seat's visible move history (a
 :class:`cardwar.arena.table.SeatHistory`: the public log's lines, and ``history.moves``
@@ -100,6 +102,16 @@ def _paddings(players: Sequence[Any], pad_hidden: bool) -> list[SeatPadding | No
     return [SeatPadding(PAD_MIN_MS) if pad_hidden and hasattr(p, "act_within") else None for p in players]
 
 
+def prepare(players: Sequence[Any], table: Table) -> None:
+    """Each player's set-up, before any clock runs (issue 28): a player with ``prepare(observation, view)``
+    (a model's first forward pass) is given its seat's first observation; an engine did its own before
+    ``hello``."""
+    for seat, player in enumerate(players):
+        ready = getattr(player, "prepare", None)
+        if callable(ready) and not hasattr(player, "act_within"):
+            ready(table.observation(seat), table.view(seat))
+
+
 def play_game(env: Any, players: Sequence[Any], seed: int, *, game: str, specs: Sequence[str] = ("?", "?"),
               scenario: str | None = None, clock: Clock | None = None,
               on_move: Callable[[str, dict, int], None] | None = None, forfeits: bool = True,
@@ -117,6 +129,7 @@ def play_game(env: Any, players: Sequence[Any], seed: int, *, game: str, specs: 
     out = GameOutcome(returns=[0.0, 0.0])
     used = [0.0, 0.0]
     pads = _paddings(players, pad_hidden)
+    prepare(players, table)
     while not table.over:
         seat = table.to_move
         assert seat is not None

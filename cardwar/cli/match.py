@@ -49,6 +49,8 @@ def play_game(game: str, spec_first: str, spec_second: str, seed: int, scenario:
     deal = dealer.deal(seed)
     players = [seat_player(spec, game, dealer.seat(seed, i), seat=i, deal=deal)  # kept, never dealt a deal twice
                for i, spec in enumerate(specs)]
+    if "torch" in sys.modules:  # after the players (a model imports torch): one move at a time needs one thread,
+        sys.modules["torch"].set_num_threads(1)  # and two stall for up to 1 s on busy cores (issue 28)
     outcome = None
     try:
         outcome = arena_game(make_env(game, scenario, rules), players, deal, game=game, specs=specs,
@@ -60,8 +62,6 @@ def play_game(game: str, spec_first: str, spec_second: str, seed: int, scenario:
 
 def _pair(args: tuple) -> tuple[list[float], list[float]]:
     game, a, b, seed, scenario, rules, dealer = args
-    if "torch" in sys.modules:  # a trained agent plays one move at a time: one thread per worker is enough
-        sys.modules["torch"].set_num_threads(1)
     return (play_game(game, a, b, seed, scenario, rules, dealer),
             play_game(game, b, a, seed, scenario, rules, dealer))
 

@@ -187,6 +187,19 @@ class MoveTiming:
     pad_ms: float = 0.0
 
 
+def _preload_model(game: str) -> None:
+    """Load the game's shipped ``ppo`` model into the process's model cache (a few seconds, once), if it has
+    one: the first session against it then starts at once."""
+    if "ppo" not in games.get(game).agents:
+        return
+    try:
+        agents.make("ppo", game, seed=0)
+    except AgentSpecError:  # no shipped model (a plug-in game): built on first use, as before
+        return
+    import torch  # a forward pass a request thread: on 2 busy cores, torch's 2 threads stalled a decision up to
+    torch.set_num_threads(1)  # 1 s (skirmish ppo p99 655 ms against 22 ms with one thread; docs/serve.md)
+
+
 class SessionManager:
     """Creates, finds, plays and expires sessions; the only writer of the store."""
 
@@ -202,6 +215,7 @@ class SessionManager:
         self.sleep: Callable[[float], None] = time.sleep
         for name in games.names():  # now, once: e.g. naval's hand tables, not on the first battle's clock (0.4 s)
             games.get(name).warm()   # nor built by two requests at once
+            _preload_model(name)     # and the trained model it offers, not inside the first request (issue 28)
 
     def close(self) -> None:
         self.store.close()

@@ -59,8 +59,6 @@ def play_pair(job: PairJob, engine_options: dict[str, Any] | None = None) -> lis
 
     if engine_options is None:
         engine_options = getattr(job, "engine_options", None)
-    if "torch" in sys.modules:  # one thread a worker: the workers share the cores
-        sys.modules["torch"].set_num_threads(1)
     clock = Clock(None if job.move_ms is None else job.move_ms / 1000, None if job.game_ms is None else job.game_ms / 1000)
     dealer = job.dealer()
     deal = dealer.deal(job.seed)
@@ -70,6 +68,8 @@ def play_pair(job: PairJob, engine_options: dict[str, Any] | None = None) -> lis
         players = [seat_player(spec, job.game, dealer.seat(job.seed, i), seat=i, deal=deal,
                                **(entrant_options(engine_options, name) if is_engine_spec(spec) else {}))
                    for i, (name, spec) in enumerate(((first, spec_first), (second, spec_second)))]
+        if "torch" in sys.modules:  # one thread a worker (after the players: a model imports torch): the workers
+            sys.modules["torch"].set_num_threads(1)  # share the cores, and two threads each stall for up to 1 s
         outcome = None
         try:
             outcome = play_game(env, players, deal, game=job.game, specs=(spec_first, spec_second),

@@ -328,6 +328,7 @@ register(Game(
     view_from_dict="cardwar.envs.skirmish.codec:view_from_message",
     encode_observation="cardwar.envs.skirmish.codec:encode_view",
     resample_hidden="cardwar.envs.skirmish.infostate:resample_hidden",
+    prepare="cardwar.envs.skirmish.state:prepare_tables",
     agents=_standard_agents("cardwar.agents.skirmish_heuristic:SkirmishHeuristic",
                             "cardwar.agents.skirmish_heuristic:OPTIONS",
                             "cardwar.agents.skirmish_search:SkirmishSearch", "cardwar.agents.skirmish_search:OPTIONS"),

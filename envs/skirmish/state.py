@@ -375,3 +375,14 @@ def new_state(scenario: Scenario | str, rules: SkirmishRules | dict | None = Non
 
 
 __all__ = ["Decision", "Event", "SkirmishIllegalActionError", "SkirmishState", "new_state"]
+
+
+_PREPARED: list[bool] = []
+
+
+def prepare_tables() -> None:
+    """Build the engine's lazy tables now (the board's sight and movement tables: about 2 s the first time in a
+    process), on the default scenario, so that no request or clock pays for them (issue 28). Once a process."""
+    if not _PREPARED:
+        new_state("ww2_squads", None, seed=0)
+        _PREPARED.append(True)

@@ -155,7 +155,8 @@ def test_a_tiny_real_run_evaluates_both_pipelines_and_leaves_no_process(tmp_path
         _end(_trainers_of(out))
     ours, tutorial = data["pipelines"]["ours"], data["pipelines"]["tutorial"]
     assert ours["stopped"] in ("finished its total_steps", "budget")  # 2048 steps: done unless the machine crawls
-    assert tutorial["stopped"] == "budget"                             # 10**8 steps: the budget ends it
+    # 10**8 steps: the budget ends it, or two-game evaluations that pass both levels by chance (seen in CI)
+    assert tutorial["stopped"] in ("budget", "reached every level")
     assert 0.75 <= tutorial["minutes"] < 0.75 + 0.2                     # its own slices, up to the budget
     for name in ("ours", "tutorial"):
         rows = read_csv(out / name / "eval.csv")

@@ -94,26 +94,31 @@ def _watched(s: SkirmishState, seat: int) -> set[int]:
     return out
 
 
+def _reach(s: SkirmishState, u: Soldier | Tank) -> set[int]:
+    """Every hex on a path the unit could be offered now: each movement mode's, a vehicle's at each speed (a
+    whole turn, and a deck activation's third)."""
+    from cardwar.envs.skirmish import flow
+
+    out: set[int] = set()
+    if isinstance(u, Soldier):
+        for mode in ("run", "walk", "crawl", "search", "all_out_run", "move"):
+            for path in options.move_paths(s, u, mode).values():
+                out.update(path)
+    elif u.v.can_move:
+        for speed in u.v.legal_speeds():
+            for fraction in (1, flow.DECK_FRACTION):
+                for path in flow._vehicle_paths(s, u, speed, fraction=fraction).values():
+                    out.update(path)
+    return out
+
+
 def _targets(s: SkirmishState, seat: int) -> set[int]:
-    """The hexes that matter to the seat's next decisions: where its units could move (the widest mode, a
-    vehicle's every path), and what they would see from there."""
+    """The hexes that matter to the seat's next decisions: where its units could move, and what they would see
+    from there."""
     out: set[int] = set()
     for u in s.active_units(seat):
-        if isinstance(u, Soldier):
-            for mode in ("run", "walk", "crawl", "all_out_run", "move"):
-                for path in options.move_paths(s, u, mode).values():
-                    out.update(path)
-        elif u.v.can_move:
-            from cardwar.envs.skirmish.vehicles import DECK_FRACTION, vehicle_moves
-
-            taken = options.known_taken(s, seat, but=u)
-            for speed in u.v.legal_speeds():
-                for fraction in (1, DECK_FRACTION):
-                    for path in vehicle_moves(s.scenario.board, u.v, speed, occupied=taken, fraction=fraction,
-                                              open_doors=s.open_doors).values():
-                        out.update(path)
-    near = set(out)
-    for cell in list(near)[:40]:
+        out |= _reach(s, u)
+    for cell in list(out)[:40]:
         out |= seen_cells(s, cell)
     return out
 
@@ -123,20 +128,7 @@ def _decision_cells(s: SkirmishState, seat: int) -> set[int]:
     d = s.decision
     if d is None or d.seat != seat or d.unit is None:
         return set()
-    u = s.units[d.unit]
-    out: set[int] = set()
-    modes = ("run", "walk", "crawl", "search", "all_out_run", "move") if isinstance(u, Soldier) else ()
-    for mode in modes:
-        for path in options.move_paths(s, u, mode).values():
-            out.update(path)
-    if isinstance(u, Tank) and u.v.can_move:
-        from cardwar.envs.skirmish import flow
-
-        for speed in u.v.legal_speeds():
-            for fraction in (1, flow.DECK_FRACTION):
-                for path in flow._vehicle_paths(s, u, speed, fraction=fraction).values():
-                    out.update(path)
-    return out
+    return _reach(s, s.units[d.unit])
 
 
 def _free_hex(s: SkirmishState, u: Soldier | Tank, watched: set[int], targets: list[int],

@@ -241,9 +241,9 @@ def replay_states(record: GameRecord) -> Iterator[Any]:
     except ValueError as err:
         raise RecordError(f"rules/scenario: {err}") from None
     env.reset(seed=record.seed)
-    yield env.state.clone()
+    yield env.game.clone()
     for i, m in enumerate(record.moves):
-        s, where = env.state, f"moves[{i}] {m.move!r}"
+        s, where = env.game, f"moves[{i}] {m.move!r}"
         _need(not s.is_terminal(), where, "the game was already over")
         to_move = seats[s.current_player]
         _need(m.seat == to_move, where, f"recorded for {m.seat}, but {to_move} is to move")
@@ -256,8 +256,8 @@ def replay_states(record: GameRecord) -> Iterator[Any]:
                 "the engine does not offer it now"
             _need(False, where, f"not legal: {why}")
         env.step(action)
-        yield env.state.clone()
-    s = env.state
+        yield env.game.clone()
+    s = env.game
     forfeit = (record.result or {}).get("forfeit")
     if forfeit is not None:  # a seat forfeited (error, timeout, illegal move): the rules did not end the game
         _need(not s.is_terminal(), "result.forfeit", "the moves end the game, but the record says forfeit")

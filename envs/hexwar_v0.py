@@ -118,15 +118,15 @@ class raw_env(ScenarioEnv, EzPickle):  # noqa: N801
         return HexState.new_game(scenario, self.config, game_seed)
 
     def _encode(self, seat: int) -> np.ndarray:
-        return encode_observation(self.state.information_view(seat), self.state.scenario)
+        return encode_observation(self.game.information_view(seat), self.game.scenario)
 
     def _render_text(self, viewer: int | str | None) -> str:
-        return render_state(self.state, viewer)
+        return render_state(self.game, viewer)
 
     def _render_rgb(self, viewer: int | str | None) -> np.ndarray:
         from cardwar.envs.hexwar.picture import render_rgb
 
-        return render_rgb(self.state, viewer)
+        return render_rgb(self.game, viewer)
 
 
 __all__ = ["env", "raw_env", "HexIllegalActionError", "AGENTS", "RANDOM_SPLITS"]

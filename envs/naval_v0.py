@@ -110,10 +110,10 @@ class raw_env(TurnBasedEnv, EzPickle):  # noqa: N801 (PettingZoo naming)
         return NavalState.new_game(self.config, int(seeder.integers(2**63)))
 
     def _encode(self, seat: int) -> np.ndarray:
-        return encode_observation(self.state.information_view(seat))
+        return encode_observation(self.game.information_view(seat))
 
     def _render_text(self, viewer: int | str | None) -> str:
-        return render_state(self.state, viewer)
+        return render_state(self.game, viewer)
 
 
 __all__ = ["env", "raw_env", "IllegalActionError", "AGENTS"]

@@ -142,7 +142,7 @@ class raw_env(naval_v0.raw_env):  # noqa: N801 (PettingZoo naming)
         return StepState(NavalState.new_game(self.config, int(seeder.integers(2**63))))
 
     def _encode(self, seat: int) -> np.ndarray:
-        state = self.state
+        state = self.game
         engine = state.engine
         key = (id(engine), engine.move_number, seat)
         base = self._base
@@ -154,13 +154,13 @@ class raw_env(naval_v0.raw_env):  # noqa: N801 (PettingZoo naming)
         return obs
 
     def _render_text(self, viewer: int | str | None) -> str:
-        return render_state(self.state.engine, viewer)
+        return render_state(self.game.engine, viewer)
 
     # whole moves, for agents that play naval-v0's moves (heuristic, mcts, v0 models) inside a v1 game
     def observe_move(self, agent: str) -> dict[str, np.ndarray]:
         """naval_v0's observation of ``agent``: the 587 features and the mask over whole moves (3029)."""
         seat = self.AGENTS.index(agent)
-        s = self.state
+        s = self.game
         mask = np.zeros(NUM_MOVES, dtype=np.int8)
         if seat == s.current_player and not s.is_terminal() and not s.pending:
             mask[s.engine.legal_actions()] = 1

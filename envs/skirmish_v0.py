@@ -161,17 +161,17 @@ class raw_env(ScenarioEnv, EzPickle):  # noqa: N801
         return new_state(scenario, self.config, game_seed)
 
     def _encode(self, seat: int) -> np.ndarray:
-        return encode_observation(self.state.information_view(seat), self.state.scenario)
+        return encode_observation(self.game.information_view(seat), self.game.scenario)
 
     def _render_text(self, viewer: int | str | None) -> str:
         from cardwar.envs.skirmish.text import render_text
 
-        return render_text(self.state, viewer)
+        return render_text(self.game, viewer)
 
     def _render_rgb(self, viewer: int | str | None) -> np.ndarray:
         from cardwar.envs.skirmish.picture import render_rgb
 
-        return render_rgb(self.state, viewer)
+        return render_rgb(self.game, viewer)
 
 
 __all__ = ["AGENTS", "DEFAULT_SCENARIO", "RANDOM_SPLITS", "SkirmishIllegalActionError", "SkirmishRulesError",

@@ -112,10 +112,12 @@ class TurnBasedEnv(AECEnv):
         box = spaces.Dict({"observation": spaces.Box(0.0, 1.0, self.OBS_SHAPE, np.float32),
                            "action_mask": spaces.Box(0, 1, (self.NUM_ACTIONS,), np.int8)})
         self.observation_spaces = {a: box for a in self.AGENTS}
+        joint = len(self.AGENTS) * int(np.prod(self.OBS_SHAPE))
+        self.state_space = spaces.Box(0.0, 1.0, (joint,), np.float32)
         self.action_spaces = {a: spaces.Discrete(self.NUM_ACTIONS) for a in self.AGENTS}
         self._seeder = np.random.default_rng()
         self._mask_cache: tuple[int, list[int]] | None = None
-        self.state: Any = None
+        self.game: Any = None  # the rules engine's state (not ``state``: that is PettingZoo's ``state()``)
 
     # ------------------------------------------------------------------ hooks
     def _new_state(self, seeder: np.random.Generator) -> Any:
@@ -144,7 +146,7 @@ class TurnBasedEnv(AECEnv):
         continue the stream of the last seed."""
         if seed is not None:
             self._seeder = np.random.default_rng(seed)
-        self.state = self._new_state(self._seeder)
+        self.game = self._new_state(self._seeder)
         self._mask_cache = None
         agents = self.AGENTS
         self.agents = agents[:]
@@ -153,15 +155,23 @@ class TurnBasedEnv(AECEnv):
         self.terminations = {a: False for a in agents}
         self.truncations = {a: False for a in agents}
         self.infos = {a: {} for a in agents}
-        self.agent_selection = agents[self.state.current_player]
+        self.agent_selection = agents[self.game.current_player]
+
+    def state(self) -> np.ndarray:
+        """PettingZoo's global state, for a centralised critic: every seat's observation, flattened and
+        joined in seat order (``state_space``). It is what the seats know together; the deck order, the
+        next card and future dice are in no seat's observation, so they are not here either."""
+        if self.game is None:
+            raise RuntimeError("call reset() before state()")
+        return np.concatenate([self._encode(seat).ravel() for seat in range(len(self.AGENTS))])
 
     def view(self, agent: str) -> Any:
         """The information view of ``agent``: all it may know."""
-        return self.state.information_view(self.AGENTS.index(agent))
+        return self.game.information_view(self.AGENTS.index(agent))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.AGENTS.index(agent)
-        s = self.state
+        s = self.game
         if seat == s.current_player and not s.is_terminal():
             legal = s.legal_actions()
             buf = bytearray(self.NUM_ACTIONS)  # a Python loop over a byte buffer: cheaper than numpy's list index
@@ -178,7 +188,7 @@ class TurnBasedEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        s = self.state
+        s = self.game
         action = int(action)
         cached = self._mask_cache
         # The legal actions listed for this very position prove legality; otherwise the engine
@@ -203,7 +213,7 @@ class TurnBasedEnv(AECEnv):
         if viewer in self.AGENTS:
             viewer = self.AGENTS.index(viewer)  # type: ignore[arg-type]
         return render_frame(self.render_mode,
-                            lambda: self._render_text(viewer) if self.state is not None else "(not reset)",
+                            lambda: self._render_text(viewer) if self.game is not None else "(not reset)",
                             lambda: self._render_rgb(viewer))
 
     def close(self) -> None:
@@ -242,4 +252,4 @@ class ScenarioEnv(TurnBasedEnv):
     @property
     def scenario(self) -> Any:
         """The scenario of the current game."""
-        return self.state.scenario
+        return self.game.scenario

@@ -53,7 +53,7 @@ def _random_games(per_scenario: int = 1):
                 if term or trunc:
                     env.step(None)
                     continue
-                s = env.state
+                s = env.game
                 legal = set(np.flatnonzero(obs["action_mask"]).tolist())
                 yield s, s.information_view(s.seat), legal
                 env.step(int(rng.choice(sorted(legal))))
@@ -171,7 +171,7 @@ def test_a_deck_card_is_named_with_the_team_it_activates():
     team and its active figures, as the engine's state has them."""
     env = skirmish_v0.raw_env(scenario="ww2_squads")
     env.reset(seed=1)
-    s, rng, checked = env.state, np.random.default_rng(0), 0
+    s, rng, checked = env.game, np.random.default_rng(0), 0
     while not s.over and checked < 5:
         v = s.information_view(s.seat)
         if v.step == Step.ACTIVATE and v.activation and v.activation[0] == "team":

@@ -97,9 +97,9 @@ def test_a_person_is_never_shown_a_card_they_may_not_know(monkeypatch, tmp_path,
     named: set[str] = set()
 
     def check(text: str) -> None:
-        if not envs or envs[0].state is None:
+        if not envs or envs[0].game is None:
             return
-        s = envs[0].state
+        s = envs[0].game
         known.update(card_to_str(c) for c in _seen_by(s.information_view(seat)))
         if s.is_terminal() and s.result.get("best_hands"):
             known.update(CARD.findall(" ".join(s.result["best_hands"])))  # shown when they decide the game
@@ -220,9 +220,9 @@ def test_a_skirmish_player_never_reads_an_enemy_it_has_not_seen(monkeypatch):
     hidden_once: set[str] = set()
 
     def check(text: str) -> None:
-        if not envs or envs[0].state is None:
+        if not envs or envs[0].game is None:
             return
-        s = envs[0].state
+        s = envs[0].game
         known.update(s.seen[0] | set(s.last_seen[0]))
         never = {u.name for u in s.units if u.side == 1 and u.uid not in known}
         hidden_once.update(never)

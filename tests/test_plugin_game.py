@@ -247,7 +247,7 @@ def test_an_engine_request_carries_only_the_seat_s_own_secret(pile_game: games.G
 
     env = pile_game.make_env()
     env.reset(seed=5)
-    s = env.state
+    s = env.game
     s.secrets = [3, 7]
     view = s.information_view(0)
     msg = protocol.move_request("pile", view, [], s.legal_actions(), None, request=0)

@@ -345,7 +345,7 @@ def test_equal_consecutive_positions_still_get_a_gif_frame_each(tmp_path):
 
     env = make_raw_env("hexwar")
     env.reset(seed=0)
-    state = env.state.clone()
+    state = env.game.clone()
     write_pictures([state, state, state], None, gif=tmp_path / "same.gif", game="hexwar")
     with Image.open(tmp_path / "same.gif") as im:
         assert im.n_frames == 3

@@ -214,7 +214,7 @@ class SelfPlayEnv(gymnasium.Env):
             self.aec.render_viewer = self.agents[self.seat]
             self.opponent_name, self.opponent = self.pool.draw(self.np_random)
             yield from self._opponent_moves()
-            if not self.aec.state.is_terminal():
+            if not self.aec.game.is_terminal():
                 break
         obs = self._observe()
         self._render_human()
@@ -222,7 +222,7 @@ class SelfPlayEnv(gymnasium.Env):
 
     def step_moves(self, action: int) -> Generator[Request, int, tuple[np.ndarray, float, bool, bool, dict]]:
         """:meth:`step` as a generator, like :meth:`reset_moves`."""
-        state = self.aec.state
+        state = self.aec.game
         if self._over or state.is_terminal():
             raise RuntimeError("step() called after the game ended; reset() first")
         action = int(action)
@@ -236,8 +236,8 @@ class SelfPlayEnv(gymnasium.Env):
         self.aec.step(action)
         yield from self._opponent_moves()
         obs = self._observe()
-        if state_done := self.aec.state.is_terminal():
-            reward = float(self.aec.state.returns()[self.seat])  # also when the opponent's move ended it
+        if state_done := self.aec.game.is_terminal():
+            reward = float(self.aec.game.returns()[self.seat])  # also when the opponent's move ended it
             info = {"seat": self.seat, "opponent": self.opponent_name, "result": reward, "action_mask": self._mask}
         else:
             reward, info = 0.0, {"action_mask": self._mask}
@@ -283,7 +283,7 @@ class SelfPlayEnv(gymnasium.Env):
         """The opponent's moves until the learner's turn or the end: each decision is yielded, its action sent in."""
         aec = self.aec
         other = self.agents[1 - self.seat]
-        while not aec.state.is_terminal() and aec.state.current_player != self.seat:
+        while not aec.game.is_terminal() and aec.game.current_player != self.seat:
             if self.steps:  # naval-v1's learner: the opponent still plays whole moves
                 aec.step_move((yield aec.observe_move(other), aec.view(other)))
             else:

@@ -157,7 +157,7 @@ def play_game(env: Any, players: Sequence[Any], seed: int, *, game: str, specs: 
         if budget is not None and spent > budget:
             out.forfeit = Forfeit(seat, "timeout", f"took {spent * 1000:.0f} ms of {budget * 1000:.0f} ms")
             break
-        if not hasattr(action, "__index__") or not is_legal(env.state, int(action)):
+        if not hasattr(action, "__index__") or not is_legal(env.game, int(action)):
             if not forfeits:
                 raise ValueError(f"{agent} played {action!r}, which is not a legal move")
             out.forfeit = Forfeit(seat, "illegal", f"{action!r} is not a legal move")
@@ -175,11 +175,11 @@ def play_game(env: Any, players: Sequence[Any], seed: int, *, game: str, specs: 
         out.returns = [1.0, 1.0]
         out.returns[out.forfeit.seat] = -1.0
         f, seats = out.forfeit, SEATS[game]
-        result = {"winner": seats[1 - f.seat], "returns": out.returns, "turns": env.state.turn,
+        result = {"winner": seats[1 - f.seat], "returns": out.returns, "turns": env.game.turn,
                   "forfeit": {"seat": seats[f.seat], "reason": f.reason, "detail": f.detail}}
         out.record = table.record(finished=True, result=result)
     else:
-        out.returns = list(env.state.returns())
+        out.returns = list(env.game.returns())
         out.record = table.record()
     return out
 

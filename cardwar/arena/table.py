@@ -76,7 +76,7 @@ class Table:
     # ------------------------------------------------------------ reading
     @property
     def state(self) -> Any:
-        return self.env.state
+        return self.env.game
 
     @property
     def over(self) -> bool:

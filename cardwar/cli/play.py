@@ -39,20 +39,20 @@ def _narrated_game(env: Any, players: dict[str, Any], board: Callable[[Any], str
         if term or trunc:
             env.step(None)
             continue
-        if not quiet and new_turn(env.state):
-            screen.board(board(env.state))
+        if not quiet and new_turn(env.game):
+            screen.board(board(env.game))
         try:
             action = players[agent].act(obs, env.view(agent))
         except QuitGame as stop:
             screen.out(f"Game abandoned: {stop}")
             return agent
-        before = env.state.clone()
+        before = env.game.clone()
         env.step(action)
         moves.append(Move(agent, to_str(action)))
         if not quiet:
             if move_line is not None:
                 screen.out(move_line(len(moves), before, action))
-            for line in narrate_fn(before, action, env.state):
+            for line in narrate_fn(before, action, env.game):
                 screen.out("       " + line)
     return None
 
@@ -115,7 +115,7 @@ def _run(env: Any, game: str, specs: tuple[str, str], seed: int, players: dict, 
     quit_by: str | None = None
 
     def record() -> GameRecord:
-        s = env.state
+        s = env.game
         data = g.hook("scenario_data")(s) if g.scenario_data is not None else None
         return GameRecord(game=game, seed=seed, players=dict(zip(g.seats, specs)), moves=tuple(moves),
                           rules=env.config.to_dict(), scenario=scenario, scenario_data=data,
@@ -195,7 +195,7 @@ def generic_style(game: str) -> PlayStyle:
         return [f"{g.title}: " + ", ".join(f"{s} = {spec}" for s, spec in zip(seats, specs))]
 
     def person_view(env: Any) -> Callable[[Any], str]:
-        return lambda view: g.hook("render_text")(env.state, g.seat_of(view))
+        return lambda view: g.hook("render_text")(env.game, g.seat_of(view))
 
     def describe(detail: dict | None, winner: int | None, state: Any) -> str:
         return "a draw" if winner is None else f"{seats[winner]} wins"
@@ -281,7 +281,7 @@ def _seat_board(view: Any, scenario: Any) -> str:
 
 def skirmish_person_view(env: Any) -> Callable[[Any], str]:
     """A person's skirmish board, drawn from their view alone (RULES.md §9.2)."""
-    return lambda view: _seat_board(view, env.state.scenario)
+    return lambda view: _seat_board(view, env.game.scenario)
 
 
 def skirmish_board(state: Any, viewer: Any) -> str:
@@ -314,7 +314,7 @@ def skirmish_describe(detail: dict | None, winner: int | None, state: Any) -> st
 def _skirmish_intro(env: Any, specs: tuple[str, str]) -> list[str]:
     from cardwar.envs.skirmish.text import victory_text
 
-    sc = env.state.scenario
+    sc = env.game.scenario
     return [f"{sc.title or sc.name}: player_0 ({sc.sides[0]}) = {specs[0]}, player_1 ({sc.sides[1]}) = {specs[1]}",
             f"Sequence {env.config.sequence}; victory: {victory_text(sc)}; turn limit {sc.turn_limit}"]
 
@@ -424,7 +424,7 @@ def play_game(game: str, seed: int, spec_a: str, spec_b: str, viewer: Any = "spe
         def write(path: str) -> str:
             from PIL import Image
 
-            Image.fromarray(picture(env.state, seat)).save(path)
+            Image.fromarray(picture(env.game, seat)).save(path)
             return path
         return write
 
@@ -443,7 +443,7 @@ def play_game(game: str, seed: int, spec_a: str, spec_b: str, viewer: Any = "spe
     rec, _ = _run(env, game, specs, dealer.deal(seed), players, lambda st: render(st, who), told(game, who),
                   new_turn, screen, quiet, save, scenario=scenario if g.has_scenarios else None,
                   move_line=move_line if who == "omniscient" and style.omniscient_move_lines else None)
-    s = env.state
+    s = env.game
     if not quiet:
         _seeds_said(out, seed, dealer)
     if rec.finished:

@@ -82,12 +82,12 @@ class AgentServer:
         env.reset(seed=0)
         stand_in = agents.make("random", self.game, seed=0)
         mover = lambda: env.possible_agents.index(env.agent_selection)  # noqa: E731
-        self.handle(json.loads(protocol.encode(protocol.new_game(self.game, env.state.information_view(mover()), 0))))
+        self.handle(json.loads(protocol.encode(protocol.new_game(self.game, env.game.information_view(mover()), 0))))
         self._warming, moves = True, 0  # new_game made the agent (imports, a model loaded): it answers first
         try:
-            while not env.state.is_terminal():
-                view = env.state.information_view(mover())
-                request = protocol.move_request(self.game, view, [], list(env.state.legal_actions()), None,
+            while not env.game.is_terminal():
+                view = env.game.information_view(mover())
+                request = protocol.move_request(self.game, view, [], list(env.game.legal_actions()), None,
                                                 request=moves)
                 reply = self.handle(json.loads(protocol.encode(request)))
                 assert reply is not None and reply["request"] == moves

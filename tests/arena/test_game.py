@@ -36,7 +36,7 @@ def test_a_normal_game_gives_the_engine_result_and_a_record_that_replays(game):
     env = make_raw_env(game)
     out = play_game(env, (agents.make("heuristic", game, seed=1), agents.make("random", game, seed=2)), 5,
                     game=game, specs=("heuristic", "random"))
-    assert out.forfeit is None and out.returns == list(env.state.returns())
+    assert out.forfeit is None and out.returns == list(env.game.returns())
     assert len(out.times) == len(out.moves) == out.length > 0
     assert final_state(out.record).returns() == out.returns
     assert out.record.players == dict(zip(env.possible_agents, ("heuristic", "random")))

@@ -32,7 +32,7 @@ def test_the_example_bot_plays_whole_games_against_the_heuristic_and_the_records
         out = play_game(env, players, seed, game=game, specs=("bot", "heuristic")[::1 - 2 * seat],
                         pad_hidden=False)  # the games, not the waits (tests/arena/test_padding.py)
         bot.game_over(out.record.result)
-        assert out.forfeit is None and out.returns == list(env.state.returns())
+        assert out.forfeit is None and out.returns == list(env.game.returns())
         assert final_state(out.record).returns() == out.returns
     assert bot.starts == 1  # one process for both games
 

@@ -35,7 +35,7 @@ def sent_and_states(engines, tmp_path, game: str, seed: int, seat: int, **setup)
 
     def keep(agent, obs, action):
         if agent == env.possible_agents[seat]:
-            states.append(env.state.clone())
+            states.append(env.game.clone())
 
     heuristic = agents.make("heuristic", game, seed=seed)
     out = play_game(env, (bot, heuristic) if seat == 0 else (heuristic, bot), seed, game=game, on_move=keep,

@@ -44,10 +44,10 @@ def _positions(game: str, setup: dict, seeds: range):
     for seed in seeds:
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
-        while not env.state.is_terminal():
-            yield env.state
-            env.step(int(rng.choice(env.state.legal_actions())))
-        yield env.state
+        while not env.game.is_terminal():
+            yield env.game
+            env.step(int(rng.choice(env.game.legal_actions())))
+        yield env.game
 
 
 def test_a_naval_view_comes_back_from_its_json():

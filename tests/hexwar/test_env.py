@@ -77,7 +77,7 @@ def test_rewards_are_plus_minus_one_at_the_end_and_match_the_engine(kwargs):
     for seed in range(8):
         e = hexwar_v0.env(**kwargs)
         totals, infos = _play_to_end(e, seed)
-        s = e.unwrapped.state
+        s = e.unwrapped.game
         assert s.is_terminal()
         assert [totals["blue"], totals["red"]] == s.returns()
         assert sorted(totals.values()) in ([-1.0, 1.0], [0.0, 0.0])
@@ -98,7 +98,7 @@ def test_raw_env_refuses_an_illegal_action_without_a_mask_observed_first():
     """No observe() before step: the engine itself must check."""
     e = hexwar_v0.raw_env(scenario="river_crossing")
     e.reset(seed=3)
-    legal = set(e.state.legal_actions())
+    legal = set(e.game.legal_actions())
     illegal = next(a for a in range(NUM_ACTIONS) if a not in legal)
     with pytest.raises(HexIllegalActionError, match="not legal"):
         e.step(illegal)
@@ -152,9 +152,9 @@ def test_observation_in_unit_box_and_mask_only_for_the_agent_to_act(kwargs):
     e.reset(seed=11)
     rng = np.random.default_rng(11)
     steps = 0
-    while not e.state.is_terminal() and steps < 150:
+    while not e.game.is_terminal() and steps < 150:
         cur = e.agent_selection
-        assert cur == hexwar_v0.AGENTS[e.state.current_player]
+        assert cur == hexwar_v0.AGENTS[e.game.current_player]
         other = [a for a in e.agents if a != cur][0]
         for agent in (cur, other):
             o = e.observe(agent)
@@ -164,7 +164,7 @@ def test_observation_in_unit_box_and_mask_only_for_the_agent_to_act(kwargs):
             assert o["action_mask"].shape == (NUM_ACTIONS,) and o["action_mask"].dtype == np.int8
             assert e.observation_space(agent).contains(o)
         m = e.observe(cur)["action_mask"]
-        assert np.flatnonzero(m).tolist() == e.state.legal_actions()
+        assert np.flatnonzero(m).tolist() == e.game.legal_actions()
         assert e.observe(other)["action_mask"].sum() == 0
         e.step(int(rng.choice(np.flatnonzero(m))))
         steps += 1
@@ -222,7 +222,7 @@ def test_ansi_render_hides_hidden_enemies_from_the_viewer():
     spectator = hexwar_v0.raw_env(**kw)
     for e in (blue, omni, spectator):
         e.reset(seed=0)
-    s = blue.state
+    s = blue.game
     sc = s.scenario
     hidden_cells = {s.cell[u] for u in range(len(s.cell)) if s.hidden[u] and s.side[u] == 1 and s.cell[u] >= 0}
     assert hidden_cells, "hill_and_hedgerows should start with hidden red units"

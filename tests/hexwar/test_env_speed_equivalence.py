@@ -123,7 +123,7 @@ def test_views_observations_masks_and_legal_moves_match_the_references(scenario,
     for g in range(games):
         env.reset(seed=g)
         while True:
-            s = env.state
+            s = env.game
             for side in (0, 1, None):
                 v = s.information_view(side)
                 ref = reference_view(s, side)
@@ -145,7 +145,7 @@ def test_views_observations_masks_and_legal_moves_match_the_references(scenario,
             action = int(legal[rng.integers(len(legal))])
             fresh.apply_action(action)
             env.step(action)
-            assert env.state.to_dict() == fresh.to_dict()  # the remembered occupants changed nothing
+            assert env.game.to_dict() == fresh.to_dict()  # the remembered occupants changed nothing
     assert checked > 300
 
 
@@ -153,7 +153,7 @@ def test_remembered_occupants_follow_the_units_not_only_the_move_number():
     """A state edited by hand (the move number unchanged) is read afresh."""
     env = hexwar_v0.raw_env()
     env.reset(seed=3)
-    s = env.state
+    s = env.game
     s.legal_actions()
     side = s.side[s.acting_unit()]
     mover = next(u for u in range(len(s.cell)) if s.side[u] == side and s.cell[u] >= 0 and u != s.acting_unit())

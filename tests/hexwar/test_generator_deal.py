@@ -136,7 +136,7 @@ def test_a_saved_random_game_replays_with_its_hidden_units(tmp_path, capsys):
     assert final_state(rec).scenario == played
     env = make_raw_env("hexwar", "random:test", {"hidden_units": True})
     env.reset(seed=rec.seed)
-    assert env.state.scenario == played
+    assert env.game.scenario == played
     assert public(played) == public(generate_scenario(int(played.name.removeprefix("random-"))))
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out

@@ -164,7 +164,7 @@ class Probe:
         g = self.game
         agent = self.env.possible_agents[seat]
         probe = self.env
-        probe.state = state
+        probe.game = state
         probe._mask_cache = None
         view = state.information_view(seat)
         to_move = (not state.is_terminal()) and int(state.current_player) == seat
@@ -276,7 +276,7 @@ def _play_one(game: games.Game, env: Any, where: str, budget: Budget, rng: np.ra
               goal: int, players: list[Any] | None) -> None:
     probe = Probe(game, env)
     while True:
-        state = env.state
+        state = env.game
         terminal = state.is_terminal()
         if terminal or (rep.decisions < goal and rng.random() < budget.check_every):
             picture = rep.decisions % budget.picture_every == 0
@@ -326,7 +326,7 @@ def check_from(game: games.Game, env: Any, where: str, moves: int, resamples: in
     rep = Report()
     probe = Probe(game, env)
     for k in range(moves + 1):
-        state = env.state
+        state = env.game
         check_decision(game, probe, state, where, resamples, rng, bool(picture_every) and k % picture_every == 0, rep)
         if state.is_terminal():
             rep.terminal += 1

@@ -19,10 +19,10 @@ def guess(game: str, seat: str, seed: int, scenario: dict | None) -> list:
     if game == "naval":
         env = make_raw_env("naval")
         env.reset(seed=game_seed)
-        return sorted(env.state.hands[1 - me])
+        return sorted(env.game.hands[1 - me])
     env = make_raw_env("hexwar", "random:test", {"hidden_units": True})
     env.reset(seed=game_seed)
-    s = env.state
+    s = env.game
     return sorted(s.cell[u] for u in range(len(s.side)) if s.side[u] != me and s.hidden[u])
 
 

@@ -176,7 +176,7 @@ def _drill_env(seed: int):
     sc, rules, s = _drill(seed)
     env = game.make_env(sc, rules.to_dict())
     env.reset(seed=seed)
-    env.state = s
+    env.game = s
     env.agent_selection = env.possible_agents[s.current_player]
     return game, env
 

@@ -30,7 +30,7 @@ def truth(game: str, deal_seed: int, me: int) -> list:
     """What the attacker wants to know, read from the real deal."""
     env = make_raw_env(game, *HEX) if game == "hexwar" else make_raw_env(game)
     env.reset(seed=deal_seed)
-    s = env.state
+    s = env.game
     if game == "naval":
         return sorted(s.hands[1 - me])
     return sorted(s.cell[u] for u in range(len(s.side)) if s.side[u] != me and s.hidden[u])

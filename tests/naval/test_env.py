@@ -59,7 +59,7 @@ def test_rewards_are_plus_minus_one_at_the_end():
     for seed in range(30):
         e = naval_v0.env()
         totals = _play_to_end(e, seed)
-        s = e.unwrapped.state
+        s = e.unwrapped.game
         assert [totals["captain_a"], totals["captain_b"]] == s.returns()
         assert sorted(totals.values()) in ([-1.0, 1.0], [0.0, 0.0])
 
@@ -68,11 +68,11 @@ def test_mask_matches_the_engine_and_only_the_current_agent_has_moves():
     e = naval_v0.raw_env()
     e.reset(seed=3)
     rng = np.random.default_rng(3)
-    while not e.state.is_terminal():
+    while not e.game.is_terminal():
         cur = e.agent_selection
         other = [a for a in e.agents if a != cur][0]
         m = e.observe(cur)["action_mask"]
-        assert np.flatnonzero(m).tolist() == e.state.legal_actions()
+        assert np.flatnonzero(m).tolist() == e.game.legal_actions()
         assert e.observe(other)["action_mask"].sum() == 0
         e.step(int(rng.choice(np.flatnonzero(m))))
 
@@ -125,18 +125,18 @@ def test_observation_shows_own_hand_and_the_unseen_cards():
     e = naval_v0.raw_env()
     e.reset(seed=4)
     obs = e.observe("captain_a")["observation"]
-    assert sorted(np.flatnonzero(obs[:52]).tolist()) == sorted(e.state.hands[0])
+    assert sorted(np.flatnonzero(obs[:52]).tolist()) == sorted(e.game.hands[0])
     unseen = np.flatnonzero(obs[UNSEEN_OFFSET:UNSEEN_OFFSET + 52]).tolist()
     assert unseen == sorted(e.view("captain_a").unseen_cards())
-    assert set(unseen) == set(e.state.deck) | set(e.state.hands[1])
+    assert set(unseen) == set(e.game.deck) | set(e.game.hands[1])
 
 
 def test_ansi_render_shows_only_the_viewers_hand():
     e = naval_v0.raw_env(render_mode="ansi", render_viewer="captain_a")
     e.reset(seed=2)
     text = e.render()
-    a_hand = {card_to_str(c) for c in e.state.hands[0]}
-    b_hand = {card_to_str(c) for c in e.state.hands[1]}
+    a_hand = {card_to_str(c) for c in e.game.hands[0]}
+    b_hand = {card_to_str(c) for c in e.game.hands[1]}
     words = set(text.replace(":", " ").split())
     assert a_hand <= words and not (b_hand & words)
     spectator = naval_v0.raw_env(render_mode="ansi")
@@ -155,9 +155,9 @@ def test_unknown_rule_option_is_a_clear_error():
 def test_notation_moves_through_the_env():
     e = naval_v0.raw_env(rules={"mulligan": False, "first_player": "B"})
     e.reset(seed=9)
-    hand = sorted(e.state.hands[1])
+    hand = sorted(e.game.hands[1])
     e.step(string_to_action(f"deploy {card_to_str(hand[0])} B"))
-    assert e.state.ship[1] == hand[0]
+    assert e.game.ship[1] == hand[0]
 
 
 def test_rules_engine_imports_no_rl_library():

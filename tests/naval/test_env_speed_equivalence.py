@@ -217,18 +217,18 @@ def test_v1_env_observation_and_mask_match_the_references():
     rng = np.random.default_rng(3)
     for g in range(15):
         env.reset(seed=g)
-        while not env.state.is_terminal():
+        while not env.game.is_terminal():
             agent = env.agent_selection
             for a in env.AGENTS:  # both seats, the mover and the other
                 obs = env.observe(a)
                 want = np.zeros(naval_v1.OBS_SIZE, dtype=np.float32)
-                want[:OBS_SIZE] = reference_encode(reference_view(env.state.engine, env.AGENTS.index(a)))
+                want[:OBS_SIZE] = reference_encode(reference_view(env.game.engine, env.AGENTS.index(a)))
                 if a == agent:
-                    naval_v1.write_pending(env.state.pending, want)
+                    naval_v1.write_pending(env.game.pending, want)
                 assert np.array_equal(obs["observation"].view(np.uint32), want.view(np.uint32))
                 mask = np.zeros(naval_v1.raw_env.NUM_ACTIONS, dtype=np.int8)
                 if a == agent:
-                    mask[reference_step_table(reference_legal(env.state.engine))[env.state.pending][0]] = 1
+                    mask[reference_step_table(reference_legal(env.game.engine))[env.game.pending][0]] = 1
                 assert obs["action_mask"].dtype == np.int8 and np.array_equal(obs["action_mask"], mask)
             obs = env.observe(agent)
             obs["observation"][:] = 7.0  # the caller's arrays are its own: editing them changes nothing
@@ -237,8 +237,8 @@ def test_v1_env_observation_and_mask_match_the_references():
             assert again["observation"].max() <= 1.0 and again["action_mask"].sum() > 0
             legal = np.flatnonzero(again["action_mask"])
             env.step(int(legal[rng.integers(len(legal))]))
-        assert env.infos[env.AGENTS[0]]["result"] == env.state.engine.result
-        assert env.infos[env.AGENTS[0]]["result"] is not env.state.engine.result
+        assert env.infos[env.AGENTS[0]]["result"] == env.game.engine.result
+        assert env.infos[env.AGENTS[0]]["result"] is not env.game.engine.result
 
 
 def test_v0_env_observation_and_mask_match_the_references():
@@ -246,13 +246,13 @@ def test_v0_env_observation_and_mask_match_the_references():
     rng = np.random.default_rng(4)
     for g in range(10):
         env.reset(seed=g)
-        while not env.state.is_terminal():
+        while not env.game.is_terminal():
             agent = env.agent_selection
             obs = env.observe(agent)
-            want = reference_encode(reference_view(env.state, env.AGENTS.index(agent)))
+            want = reference_encode(reference_view(env.game, env.AGENTS.index(agent)))
             assert np.array_equal(obs["observation"].view(np.uint32), want.view(np.uint32))
-            assert np.array_equal(np.flatnonzero(obs["action_mask"]), reference_legal(env.state))
-            legal = reference_legal(env.state)
+            assert np.array_equal(np.flatnonzero(obs["action_mask"]), reference_legal(env.game))
+            legal = reference_legal(env.game)
             env.step(legal[int(rng.integers(len(legal)))])
 
 

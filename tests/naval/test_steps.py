@@ -82,14 +82,14 @@ def test_the_observation_says_which_step_is_pending_to_the_mover_only():
         if term or trunc:
             env.step(None)
             continue
-        if env.state.engine.phase.name == "ACTION" and not env.state.pending:
+        if env.game.engine.phase.name == "ACTION" and not env.game.pending:
             break
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     mover = env.agent_selection
     other = next(a for a in env.agents if a != mover)
     p = naval_v1.PENDING_OFFSET
     assert env.observe(mover)["observation"][p] == 1.0  # a move's first step
-    card = next(x for x in env.state.legal_actions() if step_to_string(x).startswith("card"))
+    card = next(x for x in env.game.legal_actions() if step_to_string(x).startswith("card"))
     env.step(card)
     assert env.agent_selection == mover  # the same captain takes the zone step
     obs = env.observe(mover)["observation"]

@@ -95,7 +95,7 @@ def test_rules_as_a_dict_lay_over_the_scenarios_suggestions():
     assert skirmish_v0.raw_env(rules={"sequence": "phases"}).config.sequence == "phases"
     e = skirmish_v0.raw_env(scenario="duel", rules={"melee": "opposed", "skills": "generic"})
     e.reset(seed=0)
-    assert e.state.rules == SkirmishRules(melee="opposed", skills="generic")
+    assert e.game.rules == SkirmishRules(melee="opposed", skills="generic")
     given = SkirmishRules(sequence="phases")
     assert skirmish_v0.raw_env(rules=given).config is given  # a SkirmishRules is played as it is
 
@@ -119,9 +119,9 @@ def _random_game(e, seed: int, max_steps: int | None = None):
     e.reset(seed=seed)
     rng = np.random.default_rng(seed)
     n = 0
-    while not e.state.is_terminal() and (max_steps is None or n < max_steps):
+    while not e.game.is_terminal() and (max_steps is None or n < max_steps):
         yield n
-        legal = e.state.legal_actions()
+        legal = e.game.legal_actions()
         e.step(int(legal[rng.integers(len(legal))]))
         n += 1
 
@@ -132,7 +132,7 @@ def test_observation_in_the_space_and_only_the_agent_to_act_has_a_mask(kwargs):
     steps = 0
     for n in _random_game(e, seed=5, max_steps=300):
         cur = e.agent_selection
-        assert cur == skirmish_v0.AGENTS[e.state.current_player]
+        assert cur == skirmish_v0.AGENTS[e.game.current_player]
         other = [a for a in e.agents if a != cur][0]
         for agent in (cur, other):
             o = e.observe(agent)
@@ -141,7 +141,7 @@ def test_observation_in_the_space_and_only_the_agent_to_act_has_a_mask(kwargs):
             assert obs.min() >= 0.0 and obs.max() <= 1.0, f"step {n}: {agent}'s observation outside [0, 1]"
             assert e.observation_space(agent).contains(o)
         mask = e.observe(cur)["action_mask"]
-        assert np.flatnonzero(mask).tolist() == e.state.legal_actions() and mask.sum() >= 1
+        assert np.flatnonzero(mask).tolist() == e.game.legal_actions() and mask.sum() >= 1
         assert e.observe(other)["action_mask"].sum() == 0
         steps = n
     assert steps > 20
@@ -150,17 +150,17 @@ def test_observation_in_the_space_and_only_the_agent_to_act_has_a_mask(kwargs):
 def test_the_observation_shows_the_decision_being_asked():
     e = skirmish_v0.raw_env(scenario="duel")
     e.reset(seed=3)
-    seat = e.state.current_player
+    seat = e.game.current_player
     obs = e.observe(skirmish_v0.AGENTS[seat])["observation"].reshape(NUM_PLANES, -1)
     other = e.observe(skirmish_v0.AGENTS[1 - seat])["observation"].reshape(NUM_PLANES, -1)
-    d = e.state.decision
+    d = e.game.decision
     step = f"step_{d.step.name.lower()}"
     assert obs[PLANES.index("my_decision")].min() == 1 and obs[PLANES.index(step)].min() == 1
     assert other[PLANES.index("my_decision")].max() == 0 and other[PLANES.index(step)].max() == 0
     acting = np.flatnonzero(obs[PLANES.index("acting_unit")]).tolist()
-    assert acting == [e.state.units[d.unit].cell]
+    assert acting == [e.game.units[d.unit].cell]
     own = set(np.flatnonzero(obs[PLANES.index("own_figure")]).tolist())
-    assert own == {u.cell for u in e.state.soldiers(seat)}
+    assert own == {u.cell for u in e.game.soldiers(seat)}
 
 
 def test_rewards_are_plus_minus_one_at_the_end_and_match_the_engine():
@@ -173,11 +173,11 @@ def test_rewards_are_plus_minus_one_at_the_end_and_match_the_engine():
             obs, rew, term, trunc, info = e.last()
             totals[agent] += rew
             if term or trunc:
-                assert info["result"] == e.unwrapped.state.result
+                assert info["result"] == e.unwrapped.game.result
                 e.step(None)
                 continue
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        s = e.unwrapped.state
+        s = e.unwrapped.game
         assert s.is_terminal() and [totals["player_0"], totals["player_1"]] == s.returns()
         assert sorted(totals.values()) in ([-1.0, 1.0], [0.0, 0.0])
 
@@ -185,7 +185,7 @@ def test_rewards_are_plus_minus_one_at_the_end_and_match_the_engine():
 def test_raw_env_refuses_an_illegal_action_with_the_engines_error():
     e = skirmish_v0.raw_env(scenario="duel")
     e.reset(seed=0)
-    legal = set(e.state.legal_actions())
+    legal = set(e.game.legal_actions())
     illegal = next(a for a in range(N_ACTIONS) if a not in legal)
     with pytest.raises(SkirmishIllegalActionError, match="not legal"):
         e.step(illegal)
@@ -196,8 +196,8 @@ def _copy(e):
     """A raw env at the same position as ``e`` (an env's deepcopy rebuilds it from its arguments, unreset)."""
     out = skirmish_v0.raw_env(scenario=e.fixed_scenario, rules=e.config)
     out.reset(seed=0)
-    out.state = e.state.clone()
-    out.agent_selection = skirmish_v0.AGENTS[out.state.current_player]
+    out.game = e.game.clone()
+    out.agent_selection = skirmish_v0.AGENTS[out.game.current_player]
     return out
 
 
@@ -208,7 +208,7 @@ def _declaring_env(seed: int, skip: int, rules: dict | None = None):
     e.reset(seed=seed)
     previous = None
     for _ in range(5000):
-        s = e.state
+        s = e.game
         if s.stage in ("declare_move", "declare_combat") and s.stage != previous and s.current_player == 0:
             if skip == 0:
                 return e, s.stage
@@ -216,7 +216,7 @@ def _declaring_env(seed: int, skip: int, rules: dict | None = None):
         previous = s.stage
         legal = s.legal_actions()
         e.step(int(legal[rng.integers(len(legal))]))
-        if e.state.is_terminal():
+        if e.game.is_terminal():
             break
     pytest.skip("the game ended first")
 
@@ -233,11 +233,11 @@ def test_seat_1_observes_the_same_whatever_seat_0_declares(seed, skip, rules):
     for k in range(8):
         e = _copy(base)
         rng = np.random.default_rng(100 + k)
-        while e.state.current_player == 0 and e.state.stage == stage:
+        while e.game.current_player == 0 and e.game.stage == stage:
             assert np.array_equal(e.observe("player_1")["observation"], first), "player_1 saw a hidden order"
-            legal = e.state.legal_actions()
+            legal = e.game.legal_actions()
             e.step(int(legal[rng.integers(len(legal))]))
-        assert e.state.stage == stage and e.state.current_player == 1, "player_1 declares after player_0"
+        assert e.game.stage == stage and e.game.current_player == 1, "player_1 declares after player_0"
         at_handover.append(e.observe("player_1")["observation"])
         own_at_handover.append(e.observe("player_0")["observation"])
     for obs in at_handover[1:]:
@@ -245,7 +245,7 @@ def test_seat_1_observes_the_same_whatever_seat_0_declares(seed, skip, rules):
     assert any(not np.array_equal(o, own_at_handover[0]) for o in own_at_handover), "player_0 declared alike"
     # ... while player_0's own observation does show what it declared
     e = _copy(base)
-    legal = e.state.legal_actions()
+    legal = e.game.legal_actions()
     before = e.observe("player_0")["observation"]
     e.step(int(legal[-1]))
     assert not np.array_equal(e.observe("player_0")["observation"], before)
@@ -332,7 +332,7 @@ def test_the_declaration_steps_are_the_engines():
     """The env asks what the engine asks: the first decision of a phases game is a movement mode."""
     e = skirmish_v0.raw_env(scenario="duel")
     e.reset(seed=0)
-    assert e.state.decision.step == Step.MODE and e.state.stage == "declare_move"
+    assert e.game.decision.step == Step.MODE and e.game.stage == "declare_move"
 
 
 def test_cardwar_bench_plays_the_skirmish_beside_connect_four():
@@ -348,7 +348,7 @@ def test_enemies_appear_where_seen_now_or_last_seen_and_nowhere_else(kwargs):
     e = skirmish_v0.raw_env(**kwargs)
     checked_unseen = 0
     for n in _random_game(e, seed=2, max_steps=400):
-        s = e.state
+        s = e.game
         for seat, agent in enumerate(skirmish_v0.AGENTS):
             obs = e.observe(agent)["observation"].reshape(NUM_PLANES, -1)
             enemies = [u for u in s.units if u.side != seat and u.on_table]

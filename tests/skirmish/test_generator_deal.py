@@ -175,7 +175,7 @@ def test_the_envs_maps_rebuild_from_their_names_but_their_seed_does_not_find_the
 def test_a_seat_never_sees_the_deal():
     env = skirmish_v0.raw_env(scenario="random:train")
     env.reset(seed=5)
-    s = env.state
+    s = env.game
     assert s.scenario.deal is not None and public_scenario(s.scenario).deal is None
     for seat in (0, 1, None):
         assert s.information_view(seat).scenario.deal is None
@@ -208,7 +208,7 @@ def test_a_saved_random_skirmish_replays_with_its_forces(tmp_path, capsys):
     assert set(rec.scenario_data) == {"name", "deal"}
     env = make_raw_env("skirmish", "random:test")
     env.reset(seed=rec.seed)
-    dealt = env.state.scenario
+    dealt = env.game.scenario
     assert rec.scenario_data == {"name": dealt.name, "deal": dealt.deal}
     replayed = final_state(rec).scenario
     assert replayed == dealt and forces(replayed) == forces(dealt)

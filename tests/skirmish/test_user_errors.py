@@ -50,7 +50,7 @@ def test_the_text_render_keeps_a_long_order_whole():
     rng = np.random.default_rng(2)
     for seed in range(6):
         env.reset(seed=seed)
-        while not env.state.is_terminal():
+        while not env.game.is_terminal():
             text = env.render()
             assert all(len(line) <= 100 for line in text.splitlines())
             for line in text.splitlines():

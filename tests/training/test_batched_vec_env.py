@@ -127,7 +127,7 @@ def test_the_learner_sees_its_own_seat_and_every_reward_it_earns(snapshots, game
             assert np.array_equal(obs[k], mine["observation"])
             assert not np.array_equal(obs[k], theirs["observation"])  # the opponent's would differ
             assert np.array_equal(g.action_masks(), mine["action_mask"].astype(bool))
-        states = [(g.aec.state, g.seat, g.aec.state.move_number) for g in games]
+        states = [(g.aec.game, g.seat, g.aec.game.move_number) for g in games]
         actions = np.array([rng.choice(np.flatnonzero(g.action_masks())) for g in games])
         obs, rewards, dones, infos = venv.step(actions)
         for k, (state, seat, before) in enumerate(states):

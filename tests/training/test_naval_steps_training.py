@@ -23,9 +23,9 @@ def _random_positions(games: int, seed: int = 0):
     rng = np.random.default_rng(seed)
     for g in range(games):
         env.reset(seed=seed + g)
-        while not env.state.is_terminal():
-            if not env.state.pending:
-                yield env.state.clone()
+        while not env.game.is_terminal():
+            if not env.game.pending:
+                yield env.game.clone()
             mask = env.observe(env.agent_selection)["action_mask"]
             env.step(int(rng.choice(np.flatnonzero(mask))))
 
@@ -38,7 +38,7 @@ def test_the_learner_acts_in_steps_while_the_opponent_plays_whole_moves():
     rng = np.random.default_rng(3)
     done, steps = False, 0
     while not done:
-        state = raw.aec.state
+        state = raw.aec.game
         assert state.current_player == raw.seat  # the heuristic moved inside reset/step
         legal = state.engine.legal_actions() if not state.pending else None
         mask = raw.action_masks()
@@ -83,10 +83,10 @@ def test_a_steps_model_plays_whole_moves_as_it_would_in_its_training_env(tmp_pat
     v1.reset(seed=11)
     rng = np.random.default_rng(11)
     checked = 0
-    while not v1.state.is_terminal() and checked < 40:
+    while not v1.game.is_terminal() and checked < 40:
         who = v1.agent_selection
         move = agent.act(v1.observe_move(who), v1.view(who))
-        assert move in v1.state.engine.legal_actions()
+        assert move in v1.game.engine.legal_actions()
         for step in STEPS_OF[move]:  # the model's own argmax over the v1 env's observation and mask
             o = v1.observe(who)
             with torch.no_grad():
@@ -95,7 +95,7 @@ def test_a_steps_model_plays_whole_moves_as_it_would_in_its_training_env(tmp_pat
             assert int(dist.distribution.probs[0].argmax()) == step
             v1.step(step)
         checked += 1
-        if not v1.state.is_terminal() and rng.random() < 0.3:  # vary the positions: a random move now and then
+        if not v1.game.is_terminal() and rng.random() < 0.3:  # vary the positions: a random move now and then
             mask = v1.observe_move(v1.agent_selection)["action_mask"]
             v1.step_move(int(rng.choice(np.flatnonzero(mask))))
     assert checked >= 10
@@ -187,7 +187,7 @@ def test_a_steps_model_guides_the_search_with_the_product_of_its_steps_probabili
         expected = 1.0  # the same move's probability, step by step in the naval-v1 env's own observations
         for step in STEPS_OF[a]:
             env = naval_v1.raw_env()
-            env.state = state
+            env.game = state
             o = env._encode(state.current_player)
             mask = np.zeros(NUM_STEPS, dtype=bool)
             mask[state.legal_actions()] = True

@@ -65,7 +65,7 @@ def test_metadata_lists_exactly_the_render_modes_that_work(env_id, capsys):
         capsys.readouterr()
         frame = env.render()
         inner = env.unwrapped
-        text = TEXT[game](inner.aec.state, inner.seat)  # the game's own text, from the learner's seat
+        text = TEXT[game](inner.aec.game, inner.seat)  # the game's own text, from the learner's seat
         if mode == "ansi":
             assert frame == text
         elif mode == "rgb_array":

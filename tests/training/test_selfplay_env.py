@@ -23,7 +23,7 @@ class RecordingAgent:
         self.name = "recording"
 
     def act(self, observation, view):
-        self.moves.append(self.env.aec.state.move_number)
+        self.moves.append(self.env.aec.game.move_number)
         return self.inner.act(observation, view)
 
 
@@ -49,12 +49,12 @@ def test_the_learner_is_given_the_loss_when_the_opponents_move_ends_the_game(gam
         env.reset(seed=episode)
         total, done, learner_last = 0.0, False, -1
         while not done:
-            learner_last = env.aec.state.move_number
+            learner_last = env.aec.game.move_number
             action = int(rng.choice(np.flatnonzero(env.action_masks())))
             _, reward, done, truncated, info = env.step(action)
             total += reward
             assert not truncated
-        state = env.aec.state
+        state = env.aec.game
         # Independent: the engine's own result for the learner's seat.
         assert total == state.returns()[env.seat]
         assert info["result"] == total
@@ -73,7 +73,7 @@ def test_masks_are_the_legal_moves_and_the_observation_is_the_learners_view(game
         obs, info = env.reset(seed=100 + episode)
         done = False
         while not done:
-            state = env.aec.state
+            state = env.aec.game
             assert state.current_player == env.seat
             mask = env.action_masks()
             assert sorted(np.flatnonzero(mask)) == sorted(state.legal_actions())

@@ -44,7 +44,7 @@ def decisions(scenario: str, count: int, seed: int = 0) -> list[dict]:
     out: list[dict] = []
     env.reset(seed=seed)
     while len(out) < count:
-        if env.state.is_terminal():
+        if env.game.is_terminal():
             env.reset(seed=int(rng.integers(2**31)))
         agent = env.agent_selection
         obs = env.observe(agent)
@@ -151,10 +151,10 @@ def test_a_scenario_mix_draws_each_game_by_weight_and_by_seed():
             again = make_env("skirmish", MIX)
             again.reset(seed=seed)
             assert again.scenario_name == env.scenario_name
-            assert again.state.scenario.board.ground == env.state.scenario.board.ground
+            assert again.game.scenario.board.ground == env.game.scenario.board.ground
     share = drawn.count("duel") / len(drawn)
     assert 0.15 < share < 0.35  # weight 1 of 4; 200 draws: 3 standard deviations is about 0.09
-    assert env.state.scenario is env.envs[env.current].state.scenario
+    assert env.game.scenario is env.envs[env.current].game.scenario
 
 
 def test_skirmish_configs_are_checked():

@@ -123,11 +123,11 @@ class PileEnv(TurnBasedEnv):
         return PileState(self.config, seeder)
 
     def _encode(self, seat: int) -> np.ndarray:
-        s = self.state
+        s = self.game
         return np.array([s.pile / PILE, s.secrets[seat] / 9], dtype=np.float32)
 
     def _render_text(self, viewer: Any) -> str:
-        return f"pile: {self.state.pile}"
+        return f"pile: {self.game.pile}"
 
 
 def _to_string(action: int) -> str:

@@ -269,6 +269,16 @@ def _standard_agents(heuristic: str, heuristic_options: Any, search: str, search
     }
 
 
+def _search_hooks(state_from_view: str | None, evaluate: str, max_game_length: str | None) -> dict[str, str]:
+    """``extra`` hooks for searches outside cardwar's agents (the OpenSpiel bridge): see :mod:`cardwar.search_hooks`."""
+    hooks = {"evaluate": evaluate}
+    if state_from_view:
+        hooks["state_from_view"] = f"cardwar.search_hooks:{state_from_view}"
+    if max_game_length:
+        hooks["max_game_length"] = f"cardwar.search_hooks:{max_game_length}"
+    return hooks
+
+
 register(Game(
     name="naval", title="Hit the Deck! (naval)", seats=("captain_a", "captain_b"),
     summary="two captains on a 3x3 sea grid; ships are playing cards, sea battles are poker hands",
@@ -283,7 +293,9 @@ register(Game(
     prepare="cardwar.envs.naval.hands:prepare_tables", resample_hidden="cardwar.envs.naval.infostate:resample_hidden",
     agents=_standard_agents("cardwar.agents.naval_heuristic:NavalHeuristic", "cardwar.agents:NAVAL_HEURISTIC_OPTIONS",
                             "cardwar.agents.naval_search:NavalSearch", "cardwar.agents:NAVAL_MCTS_OPTIONS"),
-    page="naval", extra={"engine_bench_setup": {}, "play_style": "cardwar.cli.play:NAVAL_STYLE"}))
+    page="naval", extra={"engine_bench_setup": {}, "play_style": "cardwar.cli.play:NAVAL_STYLE",
+                        **_search_hooks("naval_state_from_view", "cardwar.agents.naval_search:evaluate",
+                                        "naval_max_game_length")}))
 
 register(Game(
     name="hexwar", title="The hex WW2 game (hexwar)", seats=("blue", "red"),
@@ -305,7 +317,9 @@ register(Game(
     agents=_standard_agents("cardwar.agents.hexwar_heuristic:HexHeuristic", (),
                             "cardwar.agents.hexwar_search:HexSearch", "cardwar.agents:HEX_MCTS_OPTIONS"),
     page="hexwar", extra={"engine_bench_setup": {"scenario": "random", "rules": {"hidden_units": True}},
-                        "play_style": "cardwar.cli.play:HEXWAR_STYLE"}))
+                        "play_style": "cardwar.cli.play:HEXWAR_STYLE",
+                        **_search_hooks("hex_state_from_view", "cardwar.agents.hexwar_search:evaluate",
+                                        "hex_max_game_length")}))
 
 register(Game(
     name="skirmish", title="The squad skirmish (skirmish)", seats=("player_0", "player_1"),
@@ -332,7 +346,8 @@ register(Game(
     agents=_standard_agents("cardwar.agents.skirmish_heuristic:SkirmishHeuristic",
                             "cardwar.agents.skirmish_heuristic:OPTIONS",
                             "cardwar.agents.skirmish_search:SkirmishSearch", "cardwar.agents.skirmish_search:OPTIONS"),
-    page="skirmish", extra={"engine_bench_setup": {"scenario": "duel"}, "play_style": "cardwar.cli.play:SKIRMISH_STYLE"}))
+    page="skirmish", extra={"engine_bench_setup": {"scenario": "duel"}, "play_style": "cardwar.cli.play:SKIRMISH_STYLE",
+                          **_search_hooks(None, "cardwar.agents.skirmish_search:evaluate", None)}))
 
 
 # ---------------------------------------------------------------------------- installed plug-ins

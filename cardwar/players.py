@@ -76,9 +76,9 @@ def check_player_spec(spec: str, game: str) -> None:
         from cardwar.openspiel.games import GAME_NAMES
 
         if game not in GAME_NAMES:
-            raise AgentSpecError(f"{spec.strip()!r}: the OpenSpiel bridge plays {' and '.join(GAME_NAMES)}, "
+            raise AgentSpecError(f"{spec.strip()!r}: the OpenSpiel bridge plays {', '.join(GAME_NAMES)}, "
                                  f"not {game}")
-        bots.check_openspiel_spec(spec)
+        bots.check_openspiel_spec(spec, game)
         return
     agents.check_spec(spec, game)
 

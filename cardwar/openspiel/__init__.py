@@ -5,8 +5,9 @@ and below the arena, which seats its bots from ``openspiel:...`` specs. It needs
 extra: ``pip install 'cardwar[openspiel]'`` (``open_spiel``, imported as ``pyspiel``).
 
     import pyspiel
-    import cardwar.openspiel                       # registers python_cardwar_naval and python_cardwar_hexwar
-    game = pyspiel.load_game("python_cardwar_naval", {"seed": 7})
+    import cardwar.openspiel                       # registers python_cardwar_<game> for every registered game
+    game = pyspiel.load_game("python_cardwar_hexwar", {"seed": 7, "scenario": "hill_and_hedgerows",
+                                                       "hidden_units": True})
 
 See ``docs/openspiel.md`` for what the bridge can and cannot do.
 """
@@ -18,8 +19,8 @@ try:
 except ImportError as err:  # pragma: no cover - depends on the environment
     raise ImportError("the OpenSpiel bridge needs open_spiel: pip install 'cardwar[openspiel]'") from err
 
-from cardwar.openspiel.games import GAME_NAMES, HEXWAR, NAVAL, CardwarGame, CardwarState, load, register
+from cardwar.openspiel.games import GAME_NAMES, PREFIX, CardwarGame, CardwarState, load, register
 
 register()
 
-__all__ = ["GAME_NAMES", "HEXWAR", "NAVAL", "CardwarGame", "CardwarState", "load", "register"]
+__all__ = ["GAME_NAMES", "PREFIX", "CardwarGame", "CardwarState", "load", "register"]

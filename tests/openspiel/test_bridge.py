@@ -1,4 +1,4 @@
-"""The OpenSpiel bridge: both games pass OpenSpiel's own checks and match the PettingZoo envs."""
+"""The OpenSpiel bridge: every registered game passes OpenSpiel's own checks and matches its PettingZoo env."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
 
-from cardwar.envs import hexwar_v0, naval_v0  # noqa: E402
+from cardwar import games as registry  # noqa: E402
 from cardwar.openspiel import games  # noqa: E402
 
-ENVS = {"naval": naval_v0.raw_env, "hexwar": hexwar_v0.raw_env}
+GAMES = [pytest.param(g, marks=pytest.mark.slow) if g == "skirmish" else g for g in games.GAME_NAMES]
+"""Every bridged game (the skirmish's games are long: its whole-game checks are slow tests)."""
 
 
 class Sampler:
@@ -23,27 +24,31 @@ class Sampler:
         return float(self.rng.random())
 
 
-def test_both_games_are_registered_with_their_types() -> None:
+def test_every_registered_game_is_bridged_with_its_type() -> None:
+    assert set(games.GAME_NAMES) == {g for g in registry.names() if registry.get(g).resample_hidden is not None}
+    assert {"naval", "hexwar", "skirmish"} <= set(games.GAME_NAMES)
     for game, name in games.GAME_NAMES.items():
+        env = registry.get(game).make_env()
         g = pyspiel.load_game(name, {"seed": 1})
         t = g.get_type()
         assert t.short_name == name
         assert t.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
         assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
         assert t.utility == pyspiel.GameType.Utility.ZERO_SUM
-        assert g.num_distinct_actions() == ENVS[game]().NUM_ACTIONS
-        assert tuple(g.observation_tensor_shape()) == ENVS[game]().OBS_SHAPE
+        assert g.num_distinct_actions() == env.action_space(env.possible_agents[0]).n
+        assert tuple(g.observation_tensor_shape()) == env.observation_space(env.possible_agents[0])["observation"].shape
 
 
-@pytest.mark.parametrize("name", [games.NAVAL, games.HEXWAR])
-def test_pyspiel_random_simulation(name: str) -> None:
-    pyspiel.random_sim_test(pyspiel.load_game(name, {"seed": 3}), num_sims=2, serialize=False, verbose=False)
+@pytest.mark.parametrize("game", GAMES)
+def test_pyspiel_random_simulation(game: str) -> None:
+    pyspiel.random_sim_test(pyspiel.load_game(games.GAME_NAMES[game], {"seed": 3}), num_sims=2 if game != "skirmish"
+                            else 1, serialize=False, verbose=False)
 
 
-@pytest.mark.parametrize("game", ["naval", "hexwar"])
+@pytest.mark.parametrize("game", GAMES)
 def test_observations_equal_the_envs_for_the_same_play(game: str) -> None:
     """Same seed, same moves: the bridge's tensors, legal actions and returns are the env's."""
-    env = ENVS[game]()
+    env = registry.get(game).make_env()
     env.reset(seed=11)
     state = games.load(game, seed=11).new_initial_state()
     rng = np.random.default_rng(0)
@@ -67,7 +72,7 @@ def test_observations_equal_the_envs_for_the_same_play(game: str) -> None:
     assert steps <= state.get_game().max_game_length()
 
 
-@pytest.mark.parametrize("game", ["naval", "hexwar"])
+@pytest.mark.parametrize("game", GAMES)
 def test_resample_keeps_what_the_seat_knows_and_redeals_the_rest(game: str) -> None:
     state = games.load(game, seed=5).new_initial_state()
     rng = np.random.default_rng(1)
@@ -90,17 +95,22 @@ def test_resample_keeps_what_the_seat_knows_and_redeals_the_rest(game: str) -> N
                 state.apply_action(int(rng.choice(state.legal_actions())))
 
 
-def test_resample_reads_the_view_only() -> None:
-    """Two states that one captain cannot tell apart give that captain the same samples."""
+def test_resample_is_the_registrys_resample_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    """resample_from_infostate asks the registry (the same Generator draws give the same sample), and leaves
+    the state it is asked of unchanged."""
     state = games.load("naval", seed=8).new_initial_state()
     rng = np.random.default_rng(2)
     for _ in range(12):
         state.apply_action(int(rng.choice(state.legal_actions())))
     p = state.current_player()
-    twin = state.resample_from_infostate(p, Sampler(99))  # same view of p, other hidden cards
-    assert twin.engine.hands[1 - p] != state.engine.hands[1 - p] or twin.engine.deck != state.engine.deck
-    a, b = state.resample_from_infostate(p, Sampler(4)), twin.resample_from_infostate(p, Sampler(4))
-    assert a.engine.to_dict() == b.engine.to_dict()
+    before = state.engine.to_dict()
+    sample = state.resample_from_infostate(p, Sampler(4))
+    assert state.engine.to_dict() == before
+    s = Sampler(4)
+    seed = int(s() * 2**53) ^ (int(s() * 2**53) << 11)
+    expected = registry.get("naval").resample(state.engine, p, np.random.default_rng(seed))
+    assert sample.engine.to_dict() == expected.to_dict()
+    assert sample.engine.hands[1 - p] != state.engine.hands[1 - p] or sample.engine.deck != state.engine.deck
 
 
 def test_cloning_does_not_draw_from_the_seed_stream() -> None:
@@ -118,8 +128,17 @@ def test_cloning_does_not_draw_from_the_seed_stream() -> None:
 
 
 def test_unknown_scenario_is_refused() -> None:
-    with pytest.raises(Exception, match="unknown scenario"):
-        pyspiel.load_game(games.HEXWAR, {"scenario": "atlantis"})
+    with pytest.raises(Exception, match="unknown hexwar scenario"):
+        pyspiel.load_game(games.GAME_NAMES["hexwar"], {"scenario": "atlantis"})
+
+
+def test_a_public_observer_is_refused_where_the_encoder_has_no_spectator() -> None:
+    """The skirmish's encoder encodes a seat's view only (its planes are 'mine' and 'the enemy's')."""
+    from open_spiel.python.observation import make_observation
+
+    with pytest.raises(ValueError, match="no public observer"):
+        make_observation(games.load("skirmish", seed=1), pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
 
 
 @pytest.mark.parametrize("game", ["naval", "hexwar"])
@@ -137,5 +156,6 @@ def test_a_public_observer_sees_the_spectators_view(game: str) -> None:
     first = public.tensor.copy()
     public.set_from(state, 1)
     np.testing.assert_array_equal(first, public.tensor)
-    np.testing.assert_array_equal(first, g.binding.encode(state.engine.information_view(None), state.engine).ravel())
+    encode = registry.get(game).hook("encode_observation")
+    np.testing.assert_array_equal(first, np.asarray(encode(state.engine.information_view(None))).ravel())
     assert public.string_from(state, 0) == public.string_from(state, 1) != state.observation_string(0)

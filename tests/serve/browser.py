@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import sync_playwright
+
+from cardwar.serve.launch import ServerProcess
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 """Screenshots of the boards (gitignored; ``docs/images/serve-*.png`` are copies of one good run)."""
@@ -23,6 +30,78 @@ def chromium_path() -> str:
         pytest.fail("chromium is missing: `./dev.sh test` installs it with apt (apt-get install chromium)",
                     pytrace=False)
     return path
+
+
+PHONE = {"width": 390, "height": 844}
+"""The phone of issue 28 item 3 (a 390 x 844 CSS-pixel screen, as an iPhone 12-14)."""
+
+BOX = ("e => { const r = e.getBoundingClientRect(); "
+       "return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; }")
+"""A script giving an element's bounding box in the viewport's pixels."""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for the module (killed whole at the end, also when a test fails)."""
+    tmp = tmp_path_factory.mktemp("browser")
+    with ServerProcess(tmp / "s.db", "--reproducible-seeds") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    path = chromium_path()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@contextmanager
+def new_page(browser: Any, viewport: dict[str, int], phone: bool = False) -> Iterator[Any]:
+    """A fresh page (its own localStorage) of that size (``phone``: a touch screen); a script error fails."""
+    context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    try:
+        yield page
+        assert not errors, f"script errors on the page: {errors}"
+    finally:
+        context.close()
+
+
+def api_get(server: ServerProcess, path: str, token: str | None = None) -> Any:
+    request = urllib.request.Request(server.url + path)
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=10) as r:
+        return json.load(r)
+
+
+def saved_session(page: Any) -> dict[str, Any]:
+    return json.loads(page.evaluate("localStorage.getItem('cardwar.session')"))
+
+
+def api_state(server: ServerProcess, page: Any) -> dict[str, Any]:
+    s = saved_session(page)
+    return api_get(server, f"/api/sessions/{s['id']}", s["token"])
+
+
+def rect_overlap(a: dict[str, float], b: dict[str, float]) -> float:
+    """The area two bounding boxes share (0: none)."""
+    w = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    h = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    return max(0.0, w) * max(0.0, h)
+
+
+def inside(box: dict[str, float], outer: dict[str, float], slack: float = 0.5) -> bool:
+    """Whether ``box`` lies wholly in ``outer``."""
+    return (box["left"] >= outer["left"] - slack and box["right"] <= outer["right"] + slack
+            and box["top"] >= outer["top"] - slack and box["bottom"] <= outer["bottom"] + slack)
 
 
 def start_game(page: Any, url: str, game: str, agent: str = "random", scenario: str | None = None,

@@ -112,7 +112,10 @@ function cardsText(cards) { return cards.join(" "); }
 // ------------------------------------------------------------------ page modules
 /* A game whose drawing is a module of its own (its registry entry's `page`, listed by GET /api/games) registers
  * `cardwar.pages[game] = {render(board), prompt(analysis), choiceLabel(move), seatName(seat), scenario(map),
- * title(state), turnSub(view), resultOrder}`; naval and hexwar are drawn here. */
+ * title(state), turnSub(view), resultOrder}` and, optionally, its logs in words: `ownMove(move)` (a sentence for
+ * the player's move, from the state it is made in; kept with the session, since the log has only the notation),
+ * `logItem(line, own, note)` (a log entry's HTML) and `botMoveItems(lines)` (the bot's last moves, an HTML string
+ * a line); naval and hexwar are drawn here. */
 window.cardwar = {pages: {}, esc, el, svg, cap, human, hexPoints, SUITS, state: () => state, analyse: () => analyse()};
 
 function pageOf(game) { return window.cardwar.pages[game] || null; }
@@ -307,9 +310,13 @@ async function play(move) {
   if (busy || !state || state.status !== "your_turn") return;
   setBusy(true);
   showError("");
+  const mod = pageOf(state.game);
+  const note = mod && mod.ownMove ? mod.ownMove(move) : null;  // in words, from the state the move is made in
+  const at = state.log.length;  // the player's move is the next entry of the log
   try {
     const data = await api("POST", `/api/sessions/${encodeURIComponent(session.id)}/moves`,
       {move, version: state.version});
+    if (note) session.notes = {...(session.notes || {}), [at]: note};
     if (data.bot_moves && data.bot_moves.length) session.botMoves = data.bot_moves;
     saveSession();
     ui.moveInput.value = "";
@@ -543,6 +550,11 @@ function renderScenario() {
     if (state.map) ui.scenarioInfo.innerHTML = mod.scenario(state.map);
     return;
   }
+  if (state.game === "naval") {
+    ui.scenarioInfo.hidden = false;
+    ui.scenarioInfo.innerHTML = navalVictory();
+    return;
+  }
   const map = state.game === "hexwar" ? state.map : null;
   ui.scenarioInfo.hidden = !map;
   if (!map) return;
@@ -554,6 +566,38 @@ function renderScenario() {
     ` <span class="muted">\u00b7 ${esc(map.turns)} turns</span></div>` +
     (story ? `<p class="scenario-story">${esc(story)}</p>` : "") +
     (victory ? `<p class="scenario-victory"><b>Victory:</b> ${esc(victory)}</p>` : "");
+}
+
+/** What ends a naval game and who wins (envs/naval/RULES.md §8, under this game's rule options), and where the
+ * count stands now. */
+function navalVictory() {
+  const rules = state.rules || {}, v = state.view;
+  const me = v.seat || "A", opp = me === "A" ? "B" : "A";
+  const ports = {A: "GHI", B: "ABC"};  // each captain's own seaports; the enemy's are the other row
+  const enemyPorts = ports[opp], myPorts = ports[me];
+  const held = (captain, zones) => [...zones].filter(z => v.board[z] && v.board[z].captain === captain).length;
+  const blockade = rules.blockade === "all_zones"
+    ? "<b>Blockade:</b> fill all nine sea zones with your ships and you win at once."
+    : `<b>Blockade:</b> put your ships on all three enemy ports (${[...enemyPorts].join(", ")}) and you win at once.`;
+  const when = rules.deck_out === "immediate" ? "as soon as the deck runs out" : "at the end of the turn in which the deck runs out";
+  const majority = rules.sealane_control === "majority";
+  const lanes = majority ? "more sealanes (the columns A-D-G, B-E-H, C-F-I) where you have more ships than the bot"
+    : "more enemy ports (the enemy's sealanes) held by your ships";
+  const ties = (rules.alternate_win ? "more sea zones held, then " : "") + "more cards in hand, then the best poker hand in hand";
+  let mine, theirs;
+  if (majority) {
+    const cols = ["ADG", "BEH", "CFI"];
+    mine = cols.filter(c => held(me, c) > held(opp, c)).length;
+    theirs = cols.filter(c => held(opp, c) > held(me, c)).length;
+  } else {
+    mine = held(me, enemyPorts);
+    theirs = held(opp, myPorts);
+  }
+  return `<h2>How to win</h2><p class="scenario-victory naval-victory">${blockade} ` +
+    `<b>Deck out:</b> otherwise the game ends ${when}; the captain with ${lanes} wins; a tie goes to ${ties}.</p>` +
+    `<p class="victory-now" data-sealanes="${mine}-${theirs}">Now: ${majority ? "sealanes" : "enemy ports held"} ` +
+    `<b>you ${mine}</b> \u00b7 <b>bot ${theirs}</b> \u00b7 cards in hand you ${v.hand.length}, bot ${v.hand_counts[opp]} ` +
+    `\u00b7 deck ${v.deck_count}</p>`;
 }
 
 function renderTurn() {
@@ -698,7 +742,8 @@ function renderResult() {
   if (r.resigned) detail.push(`${seatName(state.game, r.resigned)} resigned`);
   if (r.forfeit) detail.push(`the bot forfeited${r.forfeit.reason ? ": " + human(r.forfeit.reason) : ""}`);
   const d = r.detail || {};
-  if (d.reason) detail.push(human(d.reason) + (d.decided_by ? `, decided by ${human(d.decided_by)}` : ""));
+  const reason = r.reason || d.reason;  // why it ended, where the game says (at the top or in its detail)
+  if (reason) detail.push(human(reason) + (d.decided_by ? `, decided by ${human(d.decided_by)}` : ""));
   const facts = [];
   const pair = (name, xs) => Array.isArray(xs) && xs.length === 2 ? facts.push(`${name}: ${xs[0]} \u2013 ${xs[1]}`) : null;
   pair("sealanes", d.sealanes); pair("seazones", d.seazones); pair("cards in hand", d.cards_in_hand);
@@ -728,14 +773,23 @@ function logLine(line) {
 
 function renderBotMoves() {
   const lines = (session && session.botMoves) || [];
-  ui.botMoves.innerHTML = lines.length ? lines.map(l => `<li>${logLine(l)}</li>`).join("")
+  const mod = state && pageOf(state.game);
+  const items = mod && mod.botMoveItems ? mod.botMoveItems(lines) : lines.map(logLine);
+  ui.botMoves.innerHTML = items.length ? items.map(html => `<li>${html}</li>`).join("")
     : `<li class="muted">none yet</li>`;
 }
 
+/** The game log, an entry a move; each keeps the API's words in `data-line` (the page may say them otherwise). */
 function renderLog() {
   const log = state.log;
   const seats = state.log_seats || [];  // whose move each entry is
-  ui.log.innerHTML = log.map((l, i) => `<li class="${seats[i] === state.bot.seat ? "bot" : "own"}">${logLine(l)}</li>`).join("");
+  const mod = pageOf(state.game);
+  const notes = (session && session.notes) || {};
+  ui.log.innerHTML = log.map((l, i) => {
+    const own = seats[i] !== state.bot.seat;
+    const html = mod && mod.logItem ? mod.logItem(l, own, notes[i]) : logLine(l);
+    return `<li class="${own ? "own" : "bot"}" data-line="${esc(l)}">${html}</li>`;
+  }).join("");
   ui.log.scrollTop = ui.log.scrollHeight;
 }
 
@@ -768,17 +822,20 @@ function renderNaval() {
       if (pend && pend.from === z) classes.push("attacking");
       if (pend && pend.to === z) classes.push("attacked");
       if (v.royal_flush_candidates.includes(z)) classes.push("rf");
-      let inner = `<span class="zone-letter">${z}</span>`;
-      if (mySeaports.includes(z)) inner += `<span class="port-tag">your port</span>`;
-      if (theirSeaports.includes(z)) inner += `<span class="port-tag">enemy port</span>`;
+      // three rows, so nothing overlaps: the letter and the port, the ship, the attack's badge
+      const port = mySeaports.includes(z) ? `<span class="port-tag">your port</span>`
+        : theirSeaports.includes(z) ? `<span class="port-tag">enemy port</span>` : "";
+      let inner = `<div class="zone-head"><span class="zone-letter">${z}</span>${port}</div><div class="zone-body">`;
       if (ship) {
         const own = ship.captain === me;
         inner += `<div class="ship ${own ? "own" : "enemy"}">${cardHtml(ship.card)}<div class="hull"></div></div>`;
       } else if (lb && destroyed.has(z)) {
         inner += `<div class="wreck" title="sunk in the last battle">sunk</div>`;
       }
+      inner += `</div><div class="zone-foot">`;
       if (pend && pend.from === z) inner += `<span class="zone-badge atk">attacking</span>`;
       if (pend && pend.to === z) inner += `<span class="zone-badge def">under attack</span>`;
+      inner += `</div>`;
       html += `<div class="${classes.join(" ")}" data-step="zone:${z}" data-zone="${z}">${inner}</div>`;
     }
   }
@@ -936,7 +993,7 @@ function renderHex() {
   const H = HEX_MARGIN * 2 + HEX_R * (2 + 1.5 * (height - 1));
   const root = svg("svg", {viewBox: `0 0 ${W.toFixed(0)} ${H.toFixed(0)}`, class: "hexmap", role: "img",
     "aria-label": "hex map"});
-  root.style.minWidth = `${Math.ceil(W * MIN_HEX_PX / HEX_W)}px`;
+  root.style.setProperty("--min-map-w", `${Math.ceil(W * MIN_HEX_PX / HEX_W)}px`);  // a narrow screen only (style.css)
   const terrain = svg("g", {class: "terrain"});
   const hexes = svg("g", {class: "hexes"});
   for (let row = 0; row < height; row++) {
@@ -1120,6 +1177,12 @@ async function init() {
     if (move) play(move);
   });
   ui.game.addEventListener("click", onBoardClick);
+  // a narrow screen fixes the action bar at the bottom (style.css): the page leaves its height free below the game
+  const bar = document.getElementById("action-bar");
+  const fitBar = () => document.documentElement.style.setProperty("--bar-h",
+    getComputedStyle(bar).position === "fixed" ? `${Math.ceil(bar.getBoundingClientRect().height) + 12}px` : "0px");
+  if (window.ResizeObserver) new ResizeObserver(fitBar).observe(bar);
+  window.addEventListener("resize", fitBar);
   document.addEventListener("keydown", e => {
     if (e.key === "Escape" && !ui.game.hidden) { clearSelection(); showError(""); }
   });

@@ -149,7 +149,7 @@
     const W = MARGIN * 2 + HW * (map.width + 0.5), H = MARGIN * 2 + R * (2 + 1.5 * (map.height - 1));
     const root = svg("svg", {viewBox: `0 0 ${W.toFixed(0)} ${H.toFixed(0)}`, class: "hexmap skirmish-map", role: "img",
       "aria-label": "skirmish map"});
-    root.style.minWidth = `${Math.ceil(W * MIN_HEX_PX / HW)}px`;
+    root.style.setProperty("--min-map-w", `${Math.ceil(W * MIN_HEX_PX / HW)}px`);  // a narrow screen only: a wide one fits the map
     const terrain = svg("g", {class: "terrain"}), hexes = svg("g", {class: "hexes"});
     const cells = [];
     for (let row = 0; row < map.height; row++) for (let col = 0; col < map.width; col++) cells.push(row * GRID_W + col);
@@ -268,7 +268,17 @@
     mapBox.dataset.session = s.session;
     board.innerHTML = "";
     board.append(wrap);
-    if (scrolled) [mapBox.scrollLeft, mapBox.scrollTop] = scrolled;
+    if (scrolled) {
+      [mapBox.scrollLeft, mapBox.scrollTop] = scrolled;
+    } else if (mapBox.scrollWidth > mapBox.clientWidth) {  // a narrow screen: start with the own figures in view
+      const own = s.you === null ? [] : [...root.querySelectorAll(`.sk-unit.side-${seatIndex(s.you)}`)];
+      const mine = root.querySelector(".sk-unit.acting") ? [root.querySelector(".sk-unit.acting")] : own;
+      if (mine.length) {
+        const xs = mine.map(e => { const r = e.getBoundingClientRect(); return r.left + r.width / 2; });
+        const box = mapBox.getBoundingClientRect();
+        mapBox.scrollLeft += (Math.min(...xs) + Math.max(...xs)) / 2 - (box.left + box.width / 2);
+      }
+    }
   }
 
   /** Per side: whose it is, the cards drawn this turn (face up), pack and discards, Kings, casualty points. */
@@ -331,7 +341,7 @@
         `<td>${u.ammo !== null && u.ammo !== undefined ? `${u.ammo}/${u.reserve}` : (u.at_ammo !== null && u.at_ammo !== undefined ? String(u.at_ammo) : "")}</td>` +
         `<td class="sk-order-cell">${esc(orderText(u.order))}</td></tr>`;
     }
-    box.innerHTML = html + "</tbody></table>";
+    box.innerHTML = html.replace("<table>", `<div class="sk-table-scroll"><table>`) + "</tbody></table></div>";
     return box;
   }
 
@@ -373,8 +383,99 @@
       `<p class="scenario-victory"><b>Victory:</b> ${esc(map.victory.text)}</p>`;
   }
 
+  // ---------------------------------------------------------------- the logs in words
+  /* A log entry of the other seat is "player_1 decides" and the public events its step caused (RULES.md §9.1: the
+   * step itself is hidden); the player's own entries are the notation of a step ("walk", "H5"), put in words from
+   * the state each was made in (ownMove, kept with the session) or, for a game continued elsewhere, from the word. */
+  const MODE_WORDS = {crawl: "crawl", search: "move searching", walk: "walk", run: "run", move: "move",
+    all_out_run: "run all out"};
+  const ACTION_WORDS = {fire: "fire", burst: "fire a burst", grenade: "throw a grenade", petrol_bomb: "throw a petrol bomb",
+    knife: "throw a knife", melee: "fight in melee", reload: "reload", clear_jam: "clear its jam", work: "work",
+    extinguish: "put out the fire", anti_tank: "fire its anti-tank weapon", he: "fire high explosive"};
+  const isHex = move => /^[A-X][0-9]{1,2}$/.test(move);
+
+  /** The figure a seat sees standing at hex ``where`` (an enemy first), or null. */
+  function figureAt(where, enemy) {
+    const s = state(), me = s.you === null ? null : seatIndex(s.you);
+    const here = s.view.units.filter(u => u.seen && label(u.cell) === where && (u.vehicle || u.wounds < 3));
+    return here.find(u => enemy && u.side !== me) || here[0] || null;
+  }
+
+  /** The player's move ``move`` in words, from the state it is made in (its step and figure). */
+  function ownMove(move) {
+    const s = state(), v = s.view;
+    const u = v.unit !== null && v.unit !== undefined ? unitById(v.unit) : null;
+    const who = u ? u.name : "Your side";
+    const at = isHex(move) ? figureAt(move, v.step !== "activate") : null;
+    const there = isHex(move) ? (at ? `${at.name} at ${move}` : move) : "";
+    if (move === "king") return `You play a King on ${who}: For King and Country!`;
+    if (move.startsWith("speed_")) return `${who} will go at speed ${move.slice(6)}.`;
+    if (move.startsWith("team_")) {
+      const names = (s.map.teams && s.map.teams[String(seatIndex(s.you))]) || [];
+      return `You activate ${names[Number(move.slice(5))] || "fire team " + (Number(move.slice(5)) + 1)}.`;
+    }
+    switch (v.step) {
+      case "mode": return move === "stay" ? `${who} will stay where it is.` : `${who} will ${MODE_WORDS[move] || human(move)}.`;
+      case "destination": return `${who} will move to ${move}.`;
+      case "stance": return `${who} will end ${human(move)}.`;
+      case "watch": return move === "watch" ? `${who} will watch for opportunity fire.` : `${who} will not watch.`;
+      case "action": return move === "nothing" ? `${who} takes no combat action.` : `${who} will ${ACTION_WORDS[move] || human(move)}.`;
+      case "target": return move === "done" ? `${who} takes no more targets.` : `${who} targets ${there}.`;
+      case "interrupt": return move === "hold" ? "You hold your fire." : `${who} fires at ${there} as it moves (opportunity fire).`;
+      case "activate": return move === "done" ? "You activate no more figures this card." : `You activate ${there}.`;
+      default: return wordMove(move);
+    }
+  }
+
+  /** A move of the player's in words from its notation alone (no note of the state it was made in). */
+  function wordMove(move) {
+    if (isHex(move)) return `You chose hex ${move}.`;
+    return `You chose: ${choiceLabel(move)}.`;
+  }
+
+  /** The parts of another seat's entry, without its "player_N decides" head. */
+  function parts(line) {
+    const all = String(line).split("; ");
+    return /^player_\d decides$/.test(all[0]) ? all.slice(1) : all;
+  }
+
+  function eventHtml(text) {
+    const s = state(), me = s.you === null ? null : seatIndex(s.you);
+    const m = /^(.+?) declares /.exec(text);
+    const unit = m ? s.view.units.find(u => u.name === m[1]) : null;
+    const cls = unit ? ` side-${unit.side}${unit.side === me ? " own-order" : ""}` : "";
+    return `<span class="sk-event${cls}">${esc(text)}</span>`;
+  }
+
+  function logItem(line, own, note) {
+    if (own) return `<span class="sk-own">${esc(note || wordMove(String(line)))}</span>`;
+    const s = state(), bot = seatIndex(s.bot.seat);
+    const events = parts(line);
+    return `<b class="sk-who side-${bot}">${esc(sideName(bot))}</b> ` +
+      (events.length ? events.map(e => `<span class="part">${eventHtml(e)}</span>`).join("")
+        : `<span class="muted">made a decision out of your sight</span>`);
+  }
+
+  /** The bot's last moves, a line each: what its side did and what that caused, not the player's own declarations
+   * (the reveal lists both sides' orders) and not the "player_N decides" head. */
+  function botMoveItems(lines) {
+    const s = state();
+    if (!s) return [];
+    const me = s.you === null ? null : seatIndex(s.you), bot = seatIndex(s.bot.seat);
+    const mine = new Set(s.view.units.filter(u => u.side === me).map(u => u.name));
+    const out = [];
+    for (const line of lines) {
+      const events = parts(line);
+      const kept = events.filter(e => { const m = /^(.+?) declares /.exec(e); return !(m && mine.has(m[1])); });
+      if (kept.length) out.push(...kept.map(e => `${eventHtml(e)}`));
+      else if (events.length) out.push(`<span class="muted">${esc(sideName(bot))} declared orders for no figure you see</span>`);
+      else out.push(`<span class="muted">${esc(sideName(bot))} made a decision out of your sight</span>`);
+    }
+    return out;
+  }
+
   cw.pages.skirmish = {
-    render, prompt, choiceLabel, seatName, scenario,
+    render, prompt, choiceLabel, seatName, scenario, ownMove, logItem, botMoveItems,
     title: s => (s.map && s.map.title) || "Skirmish",
     turnSub: v => `Turn ${v.turn} of ${v.turn_limit} \u00b7 ${human(v.stage)}`,
     resultOrder: "(player 0 \u2013 player 1)",

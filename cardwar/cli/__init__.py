@@ -169,19 +169,37 @@ def _match(args: argparse.Namespace) -> int:
     return 0
 
 
+def _openspiel_specs(game: str) -> list[dict[str, Any]]:
+    """The ``openspiel:`` specs that play ``game`` (name, summary, options), or one line naming the extra."""
+    try:
+        from cardwar.openspiel.bots import listing
+    except ImportError:
+        return [{"name": "openspiel:...", "summary": "OpenSpiel bots and trained policies: "
+                 "pip install 'cardwar[openspiel]'", "options": []}]
+    return listing(game)
+
+
 def _agents(args: argparse.Namespace) -> int:
     from cardwar import games as registry
     from cardwar.agents import REGISTRY
 
     games = [args.game] if args.game else list(registry.names())
     if args.json:
-        print(json.dumps({g: [REGISTRY[a].to_dict(g) for a in registry.get(g).agent_names()] for g in games}))
+        print(json.dumps({g: [REGISTRY[a].to_dict(g) for a in registry.get(g).agent_names()]
+                          + [{**s, "options": [{"name": o.name, "type": o.kind.__name__, "default": o.default,
+                                                "help": o.help, "range": o.bounds() or None,
+                                                "nullable": o.nullable} for o in s["options"]]}
+                             for s in _openspiel_specs(g)] for g in games}))
         return 0
     for game in games:
         print(f"{game}:")
         for info in (REGISTRY[a] for a in registry.get(game).agent_names()):
             print(f"  {info.name:10s} {info.to_dict(game)['summary']}")
             for o in info.options[game]:
+                print(f"      {o.describe():58s} {o.help}")
+        for spec in _openspiel_specs(game):
+            print(f"  {spec['name']:10s} {spec['summary']}")
+            for o in spec["options"]:
                 print(f"      {o.describe():58s} {o.help}")
     example = next((f"{REGISTRY[a].name}:{o.name}={str(o.default).lower()}" for g in games for a in registry.get(g).agent_names()
                     for o in REGISTRY[a].options[g] if o.default is not None and o.kind is not str), "mcts:seconds=0.5")

@@ -278,14 +278,14 @@ def create_app(settings: ServerSettings) -> FastAPI:
     @app.get("/api/sessions/{session_id}/events", response_class=EventSourceResponse, responses=ERRORS,
              summary="Server-sent events: your seat's state after every change")
     async def events(stream: Annotated[streams.Stream, Depends(player_stream)]) -> AsyncIterator[ServerSentEvent]:
-        async for event in streams.events(manager, stream):
+        async for event in streams.events(manager, stream, broadcaster):
             yield event
 
     @app.get("/api/sessions/{session_id}/spectate/events", response_class=EventSourceResponse, responses=ERRORS,
              summary="Server-sent events: the public state after every change (watch token, or the token)")
     async def spectate_events(stream: Annotated[streams.Stream, Depends(spectator_stream)]
                               ) -> AsyncIterator[ServerSentEvent]:
-        async for event in streams.events(manager, stream):
+        async for event in streams.events(manager, stream, broadcaster):
             yield event
 
     # ------------------------------------------------------------------ the page

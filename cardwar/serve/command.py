@@ -49,6 +49,22 @@ def add_parser(sub: Any, number: Any) -> None:
                    help="the bot's time per move when a session does not say (default 300)")
     s.add_argument("--max-body-bytes", type=number(int, 64, "--max-body-bytes"), default=16 * 1024,
                    help="largest request body (default 16384)")
+    s.add_argument("--keep-alive", type=number(float, 0.1, "--keep-alive"), default=5.0, metavar="SECONDS",
+                   help="an idle keep-alive connection is closed this long after its last answer (default 5; "
+                        "uvicorn's timeout_keep_alive)")
+    s.add_argument("--header-timeout", type=number(float, 0.1, "--header-timeout"), default=10.0, metavar="SECONDS",
+                   help="a request's headers must arrive within this long of the connection's opening or the "
+                        "previous answer (default 10; 408 and closed past it)")
+    s.add_argument("--body-timeout", type=number(float, 0.1, "--body-timeout"), default=10.0, metavar="SECONDS",
+                   help="a request's body must arrive within this long of its headers (default 10; 408 and closed "
+                        "past it)")
+    s.add_argument("--max-header-bytes", type=number(int, 1024, "--max-header-bytes"), default=16 * 1024,
+                   help="largest request line and headers (default 16384; 400 past it)")
+    s.add_argument("--max-connections-per-client", type=number(int, 2, "--max-connections-per-client"), default=64,
+                   help="connections one client address may hold open (default 64, above --max-streams-per-client; "
+                        "a further one is closed at once)")
+    s.add_argument("--max-connections", type=number(int, 1, "--max-connections"), default=1000,
+                   help="connections and requests in all (default 1000; 503 past it; uvicorn's limit_concurrency)")
     s.add_argument("--workers", type=number(int, 1, "--workers"), default=2,
                    help="requests that play (moves, new games) at once; the others wait their turn (default 2, "
                         "about the number of cores: the game work holds Python's GIL)")
@@ -142,7 +158,11 @@ def settings_from_args(args: argparse.Namespace) -> ServerSettings:
                           keep_finished_s=args.keep_finished, purge_interval_s=args.purge_interval,
                           max_streams_per_session=args.max_streams_per_session,
                           max_streams_per_client=args.max_streams_per_client, max_streams=args.max_streams,
-                          max_body_bytes=args.max_body_bytes,
+                          max_body_bytes=args.max_body_bytes, keep_alive_s=args.keep_alive,
+                          header_timeout_s=args.header_timeout, body_timeout_s=args.body_timeout,
+                          max_header_bytes=args.max_header_bytes,
+                          max_connections_per_client=args.max_connections_per_client,
+                          max_connections=args.max_connections,
                           max_move_ms=args.max_move_ms, default_move_ms=args.default_move_ms, workers=args.workers,
                           timing=args.timing, pad_hidden=args.pad_hidden, pad_hidden_min_ms=args.pad_hidden_min_ms,
                           extra={"reproducible_seeds": args.reproducible_seeds})
@@ -170,15 +190,37 @@ def run_command(args: argparse.Namespace) -> int:
     import uvicorn
 
     from cardwar.serve.app import create_app
-    from cardwar.serve.protocol import JsonErrorH11Protocol
+    from cardwar.serve.protocol import ConnectionLimits, guarded_protocol
 
     settings = settings_from_args(args)
     check_address(args.host, args.port)
     app = create_app(settings)
+    raise_file_limit(settings.max_connections + 64)
     logging.getLogger("uvicorn.access").addFilter(HideTokens())
     shown = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     where = f"http://{shown}:{args.port}/" if args.port else f"http://{shown} on a free port (uvicorn's line names it)"
     print(f"cardwar serve: {where} (API docs at /docs), sessions in {settings.db}", file=sys.stderr, flush=True)
+    protocol = guarded_protocol(ConnectionLimits(settings.header_timeout_s, settings.body_timeout_s,
+                                                 settings.max_connections_per_client, settings.max_connections),
+                                on_shutdown=[app.state.broadcaster.close_all])
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=5,
-                http=JsonErrorH11Protocol)
+                http=protocol, ws="none", timeout_keep_alive=settings.keep_alive_s,  # type: ignore[arg-type]
+                limit_concurrency=settings.max_connections, h11_max_incomplete_event_size=settings.max_header_bytes)
     return 0
+
+
+def raise_file_limit(wanted: int) -> None:
+    """Raise this process's open-file limit (soft, up to the hard one) to ``wanted`` descriptors, so that
+    ``--max-connections`` is reached before the limit; a line on stderr when the hard limit is lower."""
+    try:
+        import resource
+    except ImportError:  # not on POSIX
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        if target > soft:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        if target < wanted:
+            print(f"cardwar serve: the open-file limit is {target}, below --max-connections + 64 ({wanted}): "
+                  "lower --max-connections, or raise the limit (ulimit -n)", file=sys.stderr, flush=True)

@@ -40,6 +40,8 @@ class Broadcaster:
         self._per_client: Counter[str] = Counter()
         self._lock = threading.Lock()
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.closing = False
+        """The server is shutting down: every stream sends a ``close`` event and ends (:meth:`close_all`)."""
 
     def subscribe(self, session_id: str, client: str = "") -> asyncio.Event:
         """An event set whenever the session changes (call from the loop); :class:`ServeError` past a cap."""
@@ -47,6 +49,8 @@ class Broadcaster:
         event = asyncio.Event()
         cap = self.limits
         with self._lock:
+            if self.closing:
+                raise ServeError(503, "the server is shutting down; try again in a moment", retry_after=5)
             if len(self._client_of) >= cap.total:
                 raise ServeError(503, f"the server holds as many event streams as it may ({cap.total}); "
                                       "try again later, or read the state instead", retry_after=RETRY_AFTER_S)
@@ -80,6 +84,16 @@ class Broadcaster:
             events = list(self._waiters.get(session_id, ()))
         if events and self.loop is not None and not self.loop.is_closed():
             for event in events:
+                self.loop.call_soon_threadsafe(event.set)
+
+    def close_all(self) -> None:
+        """The server is shutting down (uvicorn's first step, before it waits for open requests): wake every stream,
+        which then ends with a ``close`` event, so the shutdown is prompt and cancels nothing."""
+        with self._lock:
+            self.closing = True
+            events = list(self._client_of)
+        for event in events:
+            if self.loop is not None and not self.loop.is_closed():
                 self.loop.call_soon_threadsafe(event.set)
 
     def streams(self) -> int:

@@ -296,8 +296,31 @@ class SessionManager:
                                   "(POST /api/sessions/{id}/resign; the page's New game does it), or wait - a game "
                                   f"with no request for {idle:g} s stops counting, the next one in {wait} s",
                              retry_after=wait)
-        if self.store.open_count() >= self.settings.max_sessions:
-            raise ServeError(503, "the server holds as many sessions as it may; try again later", retry_after=60)
+        self._make_room(now)
+
+    def _make_room(self, now: float) -> None:
+        """Room for one more session under ``max_sessions``: games in play (a request within ``session_idle_s``)
+        count, idle ones do not: when the server holds ``max_sessions`` sessions, the one idle longest is expired
+        to make room (410 for it from then on), so idle sessions, one address's or many's, never lock others out
+        (issue 28). 503, with when the oldest game in play turns idle, only when every session is in play."""
+        cap, idle = self.settings.max_sessions, self.settings.session_idle_s
+        if self.store.open_count() < cap:
+            return
+        playing, oldest = self.store.in_play(now - idle)
+        if playing >= cap:
+            wait = max(1, math.ceil((oldest or now) + idle - now))
+            raise ServeError(503, f"the server holds as many games in play as it may ({cap}); a game with no request "
+                                  f"for {idle:g} s gives its place up, the next one in {wait} s", retry_after=wait)
+        while self.store.open_count() >= cap:
+            sid = self.store.expire_idlest(now - idle)
+            if sid is None:
+                break
+            with self._lock:
+                cached = self._cache.pop(sid, None)
+            if cached is not None:
+                cached.status = "expired"
+                if self.on_change is not None:
+                    self.on_change(cached)  # its streams end with an error event
 
     # ------------------------------------------------------------ find
     def get(self, session_id: str) -> Session:
@@ -312,8 +335,9 @@ class SessionManager:
             self.expire()
             session.status = "expired"
         if session.status == "expired":
-            raise ServeError(410, f"session {session_id!r} expired after "
-                                  f"{self.settings.session_ttl_s:g} s without a request")
+            raise ServeError(410, f"session {session_id!r} expired: no request for {self.settings.session_ttl_s:g} s, "
+                                  f"or for {self.settings.session_idle_s:g} s while the server was full and "
+                                  "needed its place")
         return session
 
     def _load(self, session_id: str) -> Session:
@@ -488,10 +512,10 @@ class SessionManager:
             self.on_change(session)
 
     def touch(self, session: Session) -> None:
-        """Keep a game in play alive on reads (written at most once a minute; a finished game's time to be kept
-        runs from its end, whoever reads it)."""
+        """Keep a game in play alive on reads (written at most once a minute, or a quarter of ``session_idle_s``;
+        a finished game's time to be kept runs from its end, whoever reads it)."""
         now = time.time()
-        if session.status == "open" and now - session.touched > 60:
+        if session.status == "open" and now - session.touched > min(60.0, self.settings.session_idle_s / 4):
             session.touched = now
             self.store.touch(session.id, now)
 

@@ -61,26 +61,52 @@ class ServerSettings:
     pad_hidden_ratio: float = 1.5
     """The grid's ratio: an overrun tells a client only the step it fell in (a coarser grid tells less and
     waits longer)."""
+    keep_alive_s: float = 5.0
+    """An idle keep-alive connection is closed this long after its last response (uvicorn's ``timeout_keep_alive``)."""
+    header_timeout_s: float = 10.0
+    """A request's line and headers must arrive within this long of the connection's opening or of the previous
+    response's end (408 and closed past it; :mod:`cardwar.serve.protocol`)."""
+    body_timeout_s: float = 10.0
+    """A request's body must arrive within this long of its headers (408 and closed past it)."""
+    max_header_bytes: int = 16 * 1024
+    """Largest request line and headers (a 400 past it; h11's ``max_incomplete_event_size``, through uvicorn's
+    ``h11_max_incomplete_event_size``)."""
+    max_connections_per_client: int = 64
+    """Connections one client address may hold open at once; a further one is closed as soon as it is accepted.
+    Above ``max_streams_per_client``, so that an address's event streams leave it room for requests."""
+    max_connections: int = 1000
+    """Connections and requests in all (uvicorn's ``limit_concurrency``): a request past it gets a 503. Keep it
+    under the process's open-file limit (``ulimit -n``), which ``cardwar serve`` raises toward it."""
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in ("max_sessions_per_client", "max_sessions", "max_body_bytes", "max_move_ms", "default_move_ms",
-                     "max_streams_per_session", "max_streams_per_client", "max_streams", "cache_size", "workers"):
+                     "max_streams_per_session", "max_streams_per_client", "max_streams", "cache_size", "workers",
+                     "max_header_bytes", "max_connections_per_client", "max_connections"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
-        for name in ("session_ttl_s", "session_idle_s", "keep_finished_s", "purge_interval_s"):
+        for name in ("session_ttl_s", "session_idle_s", "keep_finished_s", "purge_interval_s", "keep_alive_s",
+                     "header_timeout_s", "body_timeout_s"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name[:-2].replace('_', '-')} must be positive, got {getattr(self, name)}")
         if self.pad_hidden_min_ms <= 0:
             raise ValueError(f"pad-hidden-min-ms must be positive, got {self.pad_hidden_min_ms}")
         if self.pad_hidden_ratio <= 1:
             raise ValueError(f"pad-hidden-ratio must be above 1, got {self.pad_hidden_ratio}")
+        if self.max_connections_per_client <= self.max_streams_per_client:
+            raise ValueError(f"max-connections-per-client ({self.max_connections_per_client}) must be above "
+                             f"max-streams-per-client ({self.max_streams_per_client}): an address's streams would "
+                             "leave it no connection for its requests")
         if self.default_move_ms > self.max_move_ms:
             raise ValueError(f"default-move-ms ({self.default_move_ms}) is above max-move-ms ({self.max_move_ms})")
 
     def limits(self) -> dict[str, Any]:
-        """The limits a client may want to know (``GET /api/games`` lists them)."""
+        """What the server was started with (``GET /api/games`` lists it): every ``cardwar serve`` flag but the
+        address, the database and the log level, by the setting's name."""
         names = ("max_move_ms", "default_move_ms", "max_sessions_per_client", "max_sessions", "session_ttl_s",
                  "session_idle_s", "keep_finished_s", "purge_interval_s", "max_body_bytes",
-                 "max_streams_per_session", "max_streams_per_client", "max_streams", "pad_hidden")
-        return {name: getattr(self, name) for name in names}
+                 "max_streams_per_session", "max_streams_per_client", "max_streams", "pad_hidden",
+                 "pad_hidden_min_ms", "workers", "timing", "keep_alive_s", "header_timeout_s", "body_timeout_s",
+                 "max_header_bytes", "max_connections_per_client", "max_connections")
+        return {**{name: getattr(self, name) for name in names}, "cors_origins": list(self.cors_origins),
+                "reproducible_seeds": bool(self.extra.get("reproducible_seeds"))}

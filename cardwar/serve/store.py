@@ -119,6 +119,25 @@ class SessionStore:
                                              "AND client = ? AND touched >= ?", (client, since)).fetchone()
         return int(count), oldest
 
+    def in_play(self, since: float) -> tuple[int, float | None]:
+        """Games in play on the whole server touched since ``since`` (not idle): how many, and the oldest's last
+        touch."""
+        with self._lock:
+            count, oldest = self._db.execute("SELECT COUNT(*), MIN(touched) FROM sessions WHERE status = 'open' "
+                                             "AND touched >= ?", (since,)).fetchone()
+        return int(count), oldest
+
+    def expire_idlest(self, before: float) -> str | None:
+        """Mark the open session touched longest ago, if that is before ``before``, expired; its id (None if no
+        open session is that idle)."""
+        with self._lock:
+            row = self._db.execute("SELECT id FROM sessions WHERE status = 'open' AND touched < ? "
+                                   "ORDER BY touched LIMIT 1", (before,)).fetchone()
+            if row is None:
+                return None
+            self._db.execute("UPDATE sessions SET status = 'expired', version = version + 1 WHERE id = ?", (row[0],))
+        return row[0]
+
     def purge(self, idle_before: float, finished_before: float) -> list[str]:
         """Delete expired sessions, open ones untouched since ``idle_before`` (they have expired), and finished
         ones whose last change is older than ``finished_before``; their ids."""

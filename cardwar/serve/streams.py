@@ -43,11 +43,20 @@ async def open_stream(manager: SessionManager, broadcaster: Broadcaster, session
         broadcaster.unsubscribe(session.id, wake)
 
 
-async def events(manager: SessionManager, stream: Stream) -> AsyncIterator[ServerSentEvent]:
+CLOSING = {"reason": "the server is shutting down; the game is saved: read it again, or reconnect, in a moment"}
+"""The ``close`` event's data: a stream ended by the server's shutdown, not by the game."""
+
+
+async def events(manager: SessionManager, stream: Stream,
+                 broadcaster: Broadcaster | None = None) -> AsyncIterator[ServerSentEvent]:
     """The committed state now, then after every change, until the game is over (a comment every 15 s keeps
-    the connection open); a session that expires or is purged while watched ends with an ``error`` event."""
+    the connection open); a session that expires or is purged while watched ends with an ``error`` event, and
+    every stream ends with a ``close`` event when the server shuts down."""
     sent = -1
     while True:
+        if broadcaster is not None and broadcaster.closing:
+            yield ServerSentEvent(event="close", data=CLOSING)
+            return
         try:
             session = manager.get(stream.session_id)
         except ServeError as err:

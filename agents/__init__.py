@@ -81,7 +81,8 @@ HEX_MCTS_OPTIONS = mcts_options(8, (Option("margin", float, 0.05, "value margin 
 
 SUMMARIES = {"random": "uniform over the legal moves", "heuristic": "hand-written rules of thumb",
              "mcts": "information-set Monte Carlo tree search over determinizations of the seat's view",
-             "ppo": "a MaskablePPO model trained by cardwar train"}
+             "ppo": "a MaskablePPO model trained by cardwar train",
+             "rllib": "a policy trained by cardwar train --backend rllib: rllib:RUN (its final/) or a checkpoint"}
 
 
 class _OptionsByGame(Mapping):
@@ -196,6 +197,10 @@ def check_spec(spec: str, game: str) -> tuple[str, dict[str, Any]]:
         if not Path(options["path"]).is_file():
             raise AgentSpecError(f"ppo: no model file at {options['path']!r} (train one with `cardwar train`, "
                                  f"or use the shipped `ppo`)")
+    if name == "rllib":
+        from cardwar.agents.rllib_agent import check_options
+
+        check_options(options, game)  # a checkpoint of this game is named (no model loaded, no Ray imported)
     return name, options
 
 

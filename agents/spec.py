@@ -84,7 +84,8 @@ class Option:
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """``"mcts:iterations=400,seconds=0.5"`` -> ``("mcts", {"iterations": "400", "seconds": "0.5"})``.
 
-    ``ppo:PATH`` is short for ``ppo:path=PATH``. Values stay text; :func:`coerce_options` types them.
+    ``ppo:PATH`` is short for ``ppo:path=PATH`` (``rllib:PATH`` for ``rllib:path=PATH``). Values stay text;
+    :func:`coerce_options` types them.
     """
     if not isinstance(spec, str) or not spec.strip():
         raise AgentSpecError("an agent spec is a name such as random, heuristic or mcts:iterations=400")
@@ -95,7 +96,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         for part in rest.split(","):
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
-                if name == "ppo" and not options:  # ppo:PATH
+                if name in ("ppo", "rllib") and not options:  # ppo:PATH, rllib:PATH
                     options["path"] = rest
                     break
                 raise AgentSpecError(f"agent option {part!r} in {spec!r} is not KEY=VALUE")

@@ -258,6 +258,9 @@ def known(name: Any) -> bool:
 # ---------------------------------------------------------------------------- the built-in games
 _MCTS = "cardwar.agents:mcts_options"
 _PPO = "cardwar.agents:PPO_OPTIONS"
+RLLIB_AGENT = AgentEntry("cardwar.agents.rllib_agent:make_rllib_agent", "cardwar.agents.rllib_agent:OPTIONS",
+                         takes_game=True)
+"""``rllib:RUN``: a policy of ``cardwar train GAME --backend rllib``, for any game (a plug-in may list it too)."""
 
 
 def _standard_agents(heuristic: str, heuristic_options: Any, search: str, search_options: Any) -> dict[str, AgentEntry]:
@@ -266,6 +269,7 @@ def _standard_agents(heuristic: str, heuristic_options: Any, search: str, search
         "heuristic": AgentEntry(heuristic, heuristic_options),
         "mcts": AgentEntry(search, search_options),
         "ppo": AgentEntry("cardwar.agents:make_ppo", _PPO, takes_game=True),
+        "rllib": RLLIB_AGENT,
     }
 
 
@@ -317,7 +321,7 @@ register(Game(
     agents=_standard_agents("cardwar.agents.hexwar_heuristic:HexHeuristic", (),
                             "cardwar.agents.hexwar_search:HexSearch", "cardwar.agents:HEX_MCTS_OPTIONS"),
     page="hexwar", extra={"engine_bench_setup": {"scenario": "random", "rules": {"hidden_units": True}},
-                        "play_style": "cardwar.cli.play:HEXWAR_STYLE",
+                        "play_style": "cardwar.cli.play:HEXWAR_STYLE", "rllib_network": "hex",
                         **_search_hooks("hex_state_from_view", "cardwar.agents.hexwar_search:evaluate",
                                         "hex_max_game_length")}))
 

@@ -203,7 +203,7 @@ def _agents(args: argparse.Namespace) -> int:
                 print(f"      {o.describe():58s} {o.help}")
     example = next((f"{REGISTRY[a].name}:{o.name}={str(o.default).lower()}" for g in games for a in registry.get(g).agent_names()
                     for o in REGISTRY[a].options[g] if o.default is not None and o.kind is not str), "mcts:seconds=0.5")
-    print(f"\nA spec is NAME or NAME:KEY=VALUE,KEY=VALUE (e.g. {example}, ppo:PATH).")
+    print(f"\nA spec is NAME or NAME:KEY=VALUE,KEY=VALUE (e.g. {example}, ppo:PATH, rllib:RUN_DIR).")
     return 0
 
 
@@ -284,18 +284,26 @@ def _training_config(text: str | None, game: str) -> Path:
 
 
 def _train_rllib(args: argparse.Namespace) -> int:
-    """``cardwar train GAME --backend rllib``: RLlib PPO self-play on a local Ray or on ``--ray-address``."""
+    """``cardwar train GAME --backend rllib``: RLlib PPO self-play on a local Ray or on ``--ray-address``;
+    ``--resume RUN`` goes on with a run from its latest checkpoint (``--steps`` extends its budget)."""
     from pathlib import Path
 
-    for flag, value in (("--config", args.config), ("--resume", args.resume), ("--export", args.export)):
+    for flag, value in (("--config", args.config), ("--export", args.export)):
         if value:
             raise UsageError(f"{flag} is for the SB3 backend; --backend rllib takes --set KEY=VALUE and --steps")
+    if args.resume and args.set:
+        raise UsageError("--resume continues a run with its own settings; drop --set "
+                         "(use --steps to extend the budget)")
     try:
-        from cardwar.training.rllib import RLlibSettings, train
+        from cardwar.training.interrupts import RunInterrupted
+        from cardwar.training.rllib import RLlibSettings, resume, train
     except ImportError:
         raise UsageError("--backend rllib needs RLlib: pip install 'cardwar[rllib]'") from None
+    if args.resume and not (Path(args.resume) / "settings.json").is_file():
+        raise UsageError(f"--resume {args.resume}: not an RLlib run folder (no settings.json); runs are made by "
+                         f"`cardwar train {args.game} --backend rllib`")
     try:
-        settings = RLlibSettings().updated(args.set)
+        settings = RLlibSettings().updated(args.set).checked(args.game)
     except ValueError as err:
         raise UsageError(str(err)) from None
     if args.steps is not None:
@@ -307,10 +315,19 @@ def _train_rllib(args: argparse.Namespace) -> int:
             check_ray_address(args.ray_address)
         except ValueError as err:
             raise UsageError(str(err)) from None
-    run_dir = train(args.game, settings, runs_root=Path(args.runs), ray_address=args.ray_address,
-                    progress=not args.quiet)
+    try:
+        if args.resume:
+            run_dir = resume(Path(args.resume), total_steps=args.steps, ray_address=args.ray_address,
+                             progress=not args.quiet, game=args.game)
+        else:
+            run_dir = train(args.game, settings, runs_root=Path(args.runs), ray_address=args.ray_address,
+                            progress=not args.quiet)
+    except RunInterrupted as err:  # the run saved a checkpoint and printed the --resume command
+        return err.exit_code
+    except ValueError as err:  # a run folder that cannot go on (another game's, done, unreadable)
+        raise UsageError(str(err)) from None
     print(f"run folder: {run_dir}")
-    print(f"  policy: {run_dir / 'final'}  (cardwar.training.rllib.load_module)   curve: {run_dir / 'curve.png'}")
+    print(f"  policy: {run_dir / 'final'}  (as an agent: rllib:{run_dir})   curve: {run_dir / 'curve.png'}")
     return 0
 
 
@@ -433,7 +450,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "(ppo.n_steps x env.n_envs). The run stops at the first whole rollout at or past it "
                             "(said in one line at the start, and kept in budget.json)")
     train.add_argument("--resume", metavar="RUN_DIR",
-                       help="continue this run where it stopped (imitation games kept, latest checkpoint)")
+                       help="continue this run where it stopped (imitation games kept, latest checkpoint; "
+                            "with --backend rllib, an RLlib run from its latest checkpoint)")
     train.add_argument("--runs", default="runs", help="folder for new runs (default runs/)")
     train.add_argument("--quiet", action="store_true", help="no progress bar")
     train.add_argument("--export", metavar="ZIP",

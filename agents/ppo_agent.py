@@ -54,6 +54,9 @@ def _read(path: str) -> Any:
     with _legacy_module_names():
         model = MaskablePPO.load(path, device="cpu")
     model.policy.optimizer = None  # playing only: free the optimizer's moment estimates
+    adopt = getattr(model.policy, "adopt_current_layout", None)
+    if adopt is not None and adopt():  # saved with an older observation layout (the skirmish's before issue 28)
+        model.observation_space = model.policy.observation_space
     return model
 
 

@@ -32,7 +32,7 @@ import numpy as np
 from cardwar.agents.spec import Option
 from cardwar.envs.skirmish.actions import CHOICE, N_CELLS, Step
 from cardwar.envs.skirmish.board import ENTIRE, Board, Edge, Ground
-from cardwar.envs.skirmish.observation import EDGE_KINDS, N_STATIC, P
+from cardwar.envs.skirmish.observation import EDGE_KINDS, N_STATIC, P, planes_of
 from cardwar.envs.skirmish.scenario import DIRECTION_NAMES
 from cardwar.envs.skirmish.view import SkirmishView, UnitView
 from cardwar.envs.skirmish.weapons import FIREARMS, THROWN
@@ -56,7 +56,7 @@ GUESSED_SKILL = 5
 
 def board_from_observation(obs: np.ndarray) -> Board:
     """The public map rebuilt from the observation's static planes (ground, edges; RULES.md §1.2, §1.3)."""
-    planes = np.asarray(obs, dtype=np.float32).reshape(-1, N_CELLS)[:N_STATIC]
+    planes = np.ascontiguousarray(planes_of(obs)[:N_STATIC])  # [plane, cell] (the observation is channels-last)
     key = planes[: P["objective_points"]].tobytes()
     board = _BOARDS.get(key)
     if board is not None:
@@ -185,7 +185,7 @@ class Context:
         obs = None
         if observation is not None:
             raw = observation["observation"] if isinstance(observation, dict) else observation
-            obs = np.asarray(raw).reshape(-1, N_CELLS)
+            obs = planes_of(raw)  # [plane, cell]
         me = view.seat
         ctx = cls(view=view, board=board, obs=obs, me=me, scenario=scenario)
         ctx.own = [u for u in view.units if u.side == me and u.active and 0 <= u.cell < N_CELLS]

@@ -79,9 +79,9 @@ def public_scenario(observation: Any, view: SkirmishView) -> Scenario:
         return given
     board = public_board(observation, view)
     obs = np.asarray(observation["observation"] if isinstance(observation, dict) else observation)
-    obs = obs.reshape(-1, N_CELLS)
-    from cardwar.envs.skirmish.observation import P
+    from cardwar.envs.skirmish.observation import P, planes_of
 
+    obs = planes_of(obs)  # [plane, cell] (the observation is channels-last)
     kind = next((k for k in ("objectives", "casualties", "exit", "destroy") if obs[P[f"victory_{k}"], 0] > 0),
                 "objectives")
     key = (id(board), kind, view.seat, tuple(sorted(view.objectives.items())), view.turn_limit)

@@ -34,8 +34,12 @@ env.reset(seed=1)
 ```
 
 ## Observation
-`{"observation", "action_mask"}`. The observation is {{NUM_PLANES}} planes over the fixed 16 x 24 grid
-(planes x rows x columns, odd-r layout, `cell = row * 24 + col`), built from the side's information view
+`{"observation", "action_mask"}`. The observation is {{NUM_PLANES}} planes over the fixed 16 x 24 grid,
+channels-last (rows x columns x planes: `observation[row, col, p]`, odd-r layout, `cell = row * 24 + col`),
+as PettingZoo classic's image-like observations (chess, go) and hexwar-v1's are: networks that expect
+height x width x channels (RLlib's CNN encoders) take it as it is, and
+`cardwar.envs.skirmish.observation.planes_of(obs)` gives it plane by plane. It is built from the side's
+information view
 (`env.unwrapped.view(agent)`, RULES.md §9.2): an unseen enemy appears only where it was last seen; the
 enemy's skills, its Kings (only how many it holds), mines and unrevealed orders never. Whole-board facts
 (the decision's step, the stage, cards drawn this turn, pack sizes, the activation card) are constant
@@ -72,7 +76,10 @@ option is a `SkirmishRulesError` naming the known ones. `render_mode` is `"ansi"
 `"human"`; `render_viewer` is `"player_0"`, `"player_1"`, `None` (a spectator) or `"omniscient"`.
 
 ## Version history
-* v0: first release (issue 20).
+* v0: first release (issue 20). Issue 28: the observation is channels-last, {{OBS_SHAPE}}, where it was
+  planes first, (planes, 16, 24): `new[row, col, p] == old[p, row, col]`, nothing else changed. Models
+  trained on the planes-first form still load and play as before (`cardwar.training.skirmish_policy`
+  reads either layout; `ppo:PATH` gives such a model the observation it was trained on).
 """
 
 from __future__ import annotations

@@ -2,11 +2,17 @@
 (:class:`SkirmishPolicy`).
 
 The skirmish observation (:mod:`cardwar.envs.skirmish.observation`) is 221 planes over the fixed
-16 x 24 grid in the odd-r layout, and every decision is a factored *step* (RULES.md §9.1,
+16 x 24 grid in the odd-r layout, channels-last (``[16, 24, 221]``), and every decision is a factored *step* (RULES.md §9.1,
 :mod:`cardwar.envs.skirmish.actions`): a figure's movement mode, then its destination hex, its stance;
 a combat action, then its targets; an interrupt's mover; the deck's figure to activate, its fire team.
 Ids ``0..383`` are hexes (``row * 24 + col``), ids ``384..419`` the named choices. So:
 
+- **Layout.** The trunk turns the channels-last observation into planes first (a permute, its first
+  step) and works on ``[B, planes, 16, 24]`` from there, as convolutions in torch do. A model trained
+  before issue 28, on skirmish-v0's planes-first observation ``[221, 16, 24]``, has the same weights:
+  built with that observation space, the trunk takes planes-first input as it is, and
+  :func:`channels_last_space` is what ``ppo:PATH`` loads such a model with, so that it reads today's
+  observation and plays exactly as before.
 - **Distance fields** (:class:`DistanceFields`): a hex kernel sees one hex further each layer, but a
   figure's goal may lie 20 hexes off. So the trunk's input gets, besides the planes, each hex's distance
   (RULES.md §1.1, the grid's own ``distance``, walls ignored) to the nearest objective, exit-zone hex and
@@ -43,13 +49,14 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium
+import numpy as np
 import torch
 import torch.nn.functional as F
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from cardwar.envs.skirmish.actions import CHOICES, GRID, HEIGHT, N_ACTIONS, N_CELLS, WIDTH, Step
-from cardwar.envs.skirmish.observation import OBS_SHAPE, P
+from cardwar.envs.skirmish.observation import OBS_SHAPE, P, PLANES_FIRST_SHAPE
 from cardwar.training.hex_policy import (POOLED_STATS, GlobalPoolBias, HexConv2d, HexConvPolicy, HexResBlock,
                                          best_pass_seconds, masked_pool)
 
@@ -57,6 +64,19 @@ N_STEPS = len(Step)
 N_CHOICES = len(CHOICES)
 STEP0 = P["step_mode"]
 """The first of the step one-hot planes (constant over the grid), in :class:`Step` order."""
+
+
+LAYOUTS = {tuple(OBS_SHAPE): True, tuple(PLANES_FIRST_SHAPE): False}
+"""The observation shapes the policy reads: channels-last (today's skirmish-v0) -> True, planes first (the form
+models were trained on before issue 28) -> False."""
+
+
+def channels_last_space(space: gymnasium.spaces.Box) -> gymnasium.spaces.Box:
+    """``space`` (a planes-first skirmish observation space, as a model saved before issue 28 holds) laid out
+    channels-last, as the env gives it now; any other space as it is."""
+    if tuple(space.shape) != tuple(PLANES_FIRST_SHAPE):
+        return space
+    return gymnasium.spaces.Box(np.moveaxis(space.low, 0, -1), np.moveaxis(space.high, 0, -1), dtype=space.dtype)
 
 
 def on_map_plane(obs: torch.Tensor) -> torch.Tensor:
@@ -122,13 +142,19 @@ def step_one_hot(obs: torch.Tensor) -> torch.Tensor:
 class SkirmishTrunk(BaseFeaturesExtractor):
     """1 x 1 plane mixing, a hex convolution and residual hex blocks over the observation.
 
-    Returns ``[B, (channels + 2) * H * W + 9]``: the feature planes (zero off the map), the on-map
-    plane, the acting figure's plane, then the step one-hot.
+    The observation is channels-last ``[B, 16, 24, planes]``, or planes first for a model whose space says so
+    (:data:`LAYOUTS`). Returns ``[B, (channels + 2) * H * W + 9]``: the feature planes (zero off the map), the
+    on-map plane, the acting figure's plane, then the step one-hot.
     """
 
     def __init__(self, observation_space: gymnasium.spaces.Box, channels: int = 32, blocks: int = 2) -> None:
-        planes, rows, cols = observation_space.shape
+        shape = tuple(observation_space.shape)
+        if shape not in LAYOUTS:
+            raise ValueError(f"SkirmishTrunk reads the skirmish observation {OBS_SHAPE} (or {PLANES_FIRST_SHAPE}, "
+                             f"planes first), not {shape}")
+        planes, rows, cols = PLANES_FIRST_SHAPE
         super().__init__(observation_space, (channels + 2) * rows * cols + N_STEPS)
+        self.channels_last = LAYOUTS[shape]
         self.channels, self.blocks, self.grid = channels, blocks, (rows, cols)
         self.fields = DistanceFields()
         self.mix = nn.Conv2d(planes + 1 + N_FIELDS, channels, 1)
@@ -136,7 +162,7 @@ class SkirmishTrunk(BaseFeaturesExtractor):
         self.res = nn.ModuleList(HexResBlock(channels) for _ in range(blocks))
 
     def feature_map(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """(features [B, C, H, W], on-map [B, 1, H, W])."""
+        """(features [B, C, H, W], on-map [B, 1, H, W]) of the planes-first ``obs`` [B, planes, H, W]."""
         on_map = on_map_plane(obs)
         h = F.relu(self.mix(torch.cat([obs * on_map, on_map, self.fields(obs, on_map)], dim=1))) * on_map
         h = F.relu(self.stem(h)) * on_map
@@ -144,10 +170,15 @@ class SkirmishTrunk(BaseFeaturesExtractor):
             h = block(h, on_map)
         return h, on_map
 
+    def planes_first(self, observations: torch.Tensor) -> torch.Tensor:
+        """``[B, planes, H, W]``, contiguous: the channels-last observation permuted (planes-first input as it is)."""
+        return observations.permute(0, 3, 1, 2).contiguous() if self.channels_last else observations
+
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        h, on_map = self.feature_map(observations)
-        acting = observations[:, P["acting_unit"]:P["acting_unit"] + 1] * on_map
-        return torch.cat([torch.cat([h, on_map, acting], dim=1).flatten(1), step_one_hot(observations)], dim=1)
+        obs = self.planes_first(observations)
+        h, on_map = self.feature_map(obs)
+        acting = obs[:, P["acting_unit"]:P["acting_unit"] + 1] * on_map
+        return torch.cat([torch.cat([h, on_map, acting], dim=1).flatten(1), step_one_hot(obs)], dim=1)
 
 
 class SkirmishHeads(nn.Module):
@@ -211,16 +242,30 @@ class SkirmishPolicy(HexConvPolicy):
 
     def __init__(self, observation_space: gymnasium.spaces.Space, action_space: gymnasium.spaces.Space,
                  lr_schedule: Any, channels: int = 32, blocks: int = 2, **kwargs: Any) -> None:
-        if tuple(observation_space.shape) != tuple(OBS_SHAPE) or getattr(action_space, "n", None) != N_ACTIONS:
-            raise ValueError(f"SkirmishPolicy plays the skirmish's {OBS_SHAPE} observation and Discrete({N_ACTIONS}) "
-                             f"actions, not {observation_space.shape} and {action_space}")
+        if tuple(observation_space.shape) not in LAYOUTS or getattr(action_space, "n", None) != N_ACTIONS:
+            raise ValueError(f"SkirmishPolicy plays the skirmish's {OBS_SHAPE} observation (or {PLANES_FIRST_SHAPE}, "
+                             f"planes first) and Discrete({N_ACTIONS}) actions, not {observation_space.shape} and "
+                             f"{action_space}")
         super().__init__(observation_space, action_space, lr_schedule, channels=channels, blocks=blocks, **kwargs)
+
+    def adopt_current_layout(self) -> bool:
+        """Make a policy built for the planes-first observation (a model saved before issue 28) read the
+        channels-last one the env gives now: the same weights, its trunk permutes its input first, so it plays
+        exactly as before. True if it changed (``ppo:PATH`` calls it on every model it loads)."""
+        trunks = [m for m in self.modules() if isinstance(m, SkirmishTrunk)]
+        if all(t.channels_last for t in trunks):
+            return False
+        space = channels_last_space(self.observation_space)
+        for trunk in trunks:
+            trunk.channels_last, trunk._observation_space = True, space
+        self.observation_space = space
+        return True
 
 
 # ---------------------------------------------------------------- speed
-def standalone(channels: int = 32, blocks: int = 2) -> SkirmishPolicy:
-    """A policy outside any model (tests, timing)."""
-    space = gymnasium.spaces.Box(0.0, 1.0, OBS_SHAPE, dtype="float32")
+def standalone(channels: int = 32, blocks: int = 2, shape: tuple[int, ...] = OBS_SHAPE) -> SkirmishPolicy:
+    """A policy outside any model (tests, timing); ``shape`` :data:`PLANES_FIRST_SHAPE` for the old layout."""
+    space = gymnasium.spaces.Box(0.0, 1.0, shape, dtype="float32")
     return SkirmishPolicy(space, gymnasium.spaces.Discrete(N_ACTIONS), lambda _: 3e-4, channels=channels,
                           blocks=blocks)
 
@@ -229,7 +274,7 @@ def time_forward_backward(channels: int, blocks: int, batch: int = 512, repeats:
     """Best seconds of ``repeats`` forward + backward passes (logits and value) on ``batch`` observations."""
     policy = standalone(channels, blocks)
     obs = (torch.rand(batch, *OBS_SHAPE) < 0.07).float()
-    obs[:, P["ground_off"]] = 0.0
+    obs[..., P["ground_off"]] = 0.0
     return best_pass_seconds(policy, obs, repeats)
 
 
@@ -242,7 +287,7 @@ def main(threads: int = 1) -> None:
               f"{time_forward_backward(channels, blocks):.3f} s per batch of 512 (forward + backward)")
 
 
-assert (HEIGHT, WIDTH) == tuple(OBS_SHAPE[1:]) and HEIGHT * WIDTH == N_CELLS
+assert (HEIGHT, WIDTH) == tuple(OBS_SHAPE[:2]) == tuple(PLANES_FIRST_SHAPE[1:]) and HEIGHT * WIDTH == N_CELLS
 
 if __name__ == "__main__":
     main()

@@ -1,10 +1,12 @@
-"""The spatial observation of one side: float32 planes over the fixed 16 x 24 grid.
+"""The spatial observation of one side: float32 planes over the fixed 16 x 24 grid, channels-last.
 
 Built from the side's :class:`~cardwar.envs.skirmish.view.SkirmishView` only (RULES.md §9.2): unseen
-enemies appear only where they were last seen, the enemy's undeclared or unrevealed orders never. Each
-plane is ``[row, col]`` in the odd-r layout of the map (``cell = row * 24 + col``); whole-board facts
-(turn, stage, the decision's step, cards drawn, pack sizes, the activation card) are constant planes, so
-the tensor suits a CNN as it is. Edge planes are per direction (``E, NE, NW, W, SW, SE``, the board's
+enemies appear only where they were last seen, the enemy's undeclared or unrevealed orders never. The
+tensor is ``[row, col, plane]`` (:data:`OBS_SHAPE`, ``(16, 24, planes)``), PettingZoo classic's
+image layout (chess, go; hexwar-v1): the map in the odd-r layout (``cell = row * 24 + col``), so
+``obs.reshape(384, planes)[cell]`` is one hex's features and :func:`planes_of` gives the planes one by
+one. Whole-board facts (turn, stage, the decision's step, cards drawn, pack sizes, the activation card)
+are constant planes, so the tensor suits a CNN as it is. Edge planes are per direction (``E, NE, NW, W, SW, SE``, the board's
 direction order): ``edge_wall_low_NE`` is 1 on a hex whose north-east edge is a low wall. Every plane,
 in order (built by :func:`plane_table` from :data:`PLANES`; "constant" planes hold one value over the
 whole grid):
@@ -81,9 +83,18 @@ PLANES: list[str] = (
 )
 P = {name: i for i, name in enumerate(PLANES)}
 NUM_PLANES = len(PLANES)
-OBS_SHAPE = (NUM_PLANES, HEIGHT, WIDTH)
+OBS_SHAPE = (HEIGHT, WIDTH, NUM_PLANES)
+"""Channels-last, as PettingZoo classic's image-like observations; :data:`PLANES_FIRST_SHAPE` is skirmish-v0's
+first layout (issue 20 to 28), which models trained then still read (see :mod:`cardwar.training.skirmish_policy`)."""
+PLANES_FIRST_SHAPE = (NUM_PLANES, HEIGHT, WIDTH)
 N_STATIC = P["i_exit"] + 1
 """Planes [0, N_STATIC) depend on the scenario and the seat only (cached)."""
+
+
+def planes_of(obs: np.ndarray) -> np.ndarray:
+    """``[planes, cells]``: the observation ``obs`` (``OBS_SHAPE``, or the same values flat) plane by plane, a view
+    (``planes_of(obs)[P["own_figure"]]`` is that plane over the 384 cells)."""
+    return np.asarray(obs, dtype=np.float32).reshape(N_CELLS, NUM_PLANES).T
 
 _STATIC: dict[tuple[int, int], tuple[Scenario, np.ndarray]] = {}
 _DIRECTIONS = tuple(tuple(GRID.steps(c)) for c in range(N_CELLS))
@@ -97,7 +108,8 @@ def _edge_cells(edge: str, width: int, height: int) -> list[int]:
 
 
 def _static_planes(sc: Scenario, seat: int) -> np.ndarray:
-    """Ground, edges, objectives and the victory kind of a scenario for ``seat``, built once."""
+    """Ground, edges, objectives and the victory kind of a scenario for ``seat``, built once: ``[cells,
+    N_STATIC]`` (channels-last, as the observation)."""
     hit = _STATIC.get((id(sc), seat))
     if hit is not None and hit[0] is sc:
         return hit[1]
@@ -119,6 +131,7 @@ def _static_planes(sc: Scenario, seat: int) -> np.ndarray:
         if v.exit_side == seat:
             planes[P["i_exit"]] = 1.0
     planes[P["victory_objectives"] + VICTORY_KINDS.index(v.kind)] = 1.0
+    planes = np.ascontiguousarray(planes.T)
     if len(_STATIC) > 512:
         _STATIC.clear()
     _STATIC[(id(sc), seat)] = (sc, planes)
@@ -137,7 +150,8 @@ _DAMAGE = {"tracks": P["vehicle_immobilised"], "turret": P["vehicle_turret_jamme
            "abandoned": P["vehicle_abandoned"], "destroyed": P["vehicle_destroyed"]}
 _SKILLS = tuple((k, P[f"own_{k}"] * N_CELLS) for k in ("shoot", "throw", "melee", "field_craft"))
 _O = {name: k * N_CELLS for k, name in enumerate(PLANES)}
-"""Offset of each plane in the flat observation."""
+"""Offset of each plane in the observation planes first (``plane * cells + cell``); the entries are moved to
+their channels-last place (``cell * planes + plane``) in one numpy call at the end."""
 _OWN_N, _ENEMY_N, _OWN_STANCE_N, _ENEMY_STANCE_N = (_OWN * N_CELLS, _ENEMY * N_CELLS, _OWN_STANCE * N_CELLS,
                                                     _ENEMY_STANCE * N_CELLS)
 _OWN_WEAPON_N, _ENEMY_WEAPON_N = _OWN_WEAPON * N_CELLS, _ENEMY_WEAPON * N_CELLS
@@ -145,11 +159,11 @@ _MAGAZINE = {k: f.magazine for k, f in FIREARMS.items()}
 
 
 def encode_observation(v: SkirmishView, scenario: Scenario) -> np.ndarray:
-    """The (planes, 16, 24) float32 observation of ``v.seat``."""
+    """The ``(16, 24, planes)`` float32 observation of ``v.seat`` (:data:`OBS_SHAPE`)."""
     me = v.seat
-    obs = np.zeros((NUM_PLANES, N_CELLS), dtype=np.float32)
-    obs[:N_STATIC] = _static_planes(scenario, me)
-    acc: dict[int, float] = {}  # flat index -> value (one numpy call at the end)
+    obs = np.zeros((N_CELLS, NUM_PLANES), dtype=np.float32)
+    obs[:, :N_STATIC] = _static_planes(scenario, me)
+    acc: dict[int, float] = {}  # plane * cells + cell -> value (one numpy call at the end)
     const: dict[int, float] = {}  # plane -> value over the whole grid
     N = N_CELLS
     cell_of: dict[int, int] = {}
@@ -336,9 +350,10 @@ def encode_observation(v: SkirmishView, scenario: Scenario) -> np.ndarray:
             const[k] = 1.0
     if acc:
         n = len(acc)
-        obs.reshape(-1)[np.fromiter(acc, np.intp, n)] = np.fromiter(acc.values(), np.float32, n)
-    if const:
-        obs[np.fromiter(const, np.intp, len(const))] = np.fromiter(const.values(), np.float32, len(const))[:, None]
+        plane, cell = np.divmod(np.fromiter(acc, np.intp, n), N_CELLS)
+        obs.reshape(-1)[cell * NUM_PLANES + plane] = np.fromiter(acc.values(), np.float32, n)
+    if const:  # each constant plane: one value in every cell's row
+        obs[:, np.fromiter(const, np.intp, len(const))] = np.fromiter(const.values(), np.float32, len(const))
     return obs.reshape(OBS_SHAPE)
 
 

@@ -13,7 +13,7 @@ import cardwar.envs  # noqa: F401  (registers cardwar/skirmish-v0)
 from cardwar.envs import make_raw_env, skirmish_v0
 from cardwar.envs.skirmish.actions import N_ACTIONS, Step
 from cardwar.envs.skirmish.notation import HIDDEN, action_table, action_to_string, string_to_action
-from cardwar.envs.skirmish.observation import NUM_PLANES, OBS_SHAPE, PLANES
+from cardwar.envs.skirmish.observation import NUM_PLANES, OBS_SHAPE, PLANES, planes_of
 from cardwar.envs.skirmish.rules import SkirmishRules, SkirmishRulesError
 from cardwar.envs.skirmish.state import SkirmishIllegalActionError
 from cardwar.envs.skirmish.units import Soldier
@@ -55,7 +55,8 @@ def test_registered_with_pettingzoo_make():
     assert e.unwrapped.metadata["name"] == "skirmish_v0"
     assert e.possible_agents == ["player_0", "player_1"] == skirmish_v0.AGENTS
     assert e.action_space("player_0").n == N_ACTIONS
-    assert e.observation_space("player_1")["observation"].shape == OBS_SHAPE == (NUM_PLANES, 16, 24)
+    # channels-last, as PettingZoo classic's image observations and hexwar-v1 (issue 28)
+    assert e.observation_space("player_1")["observation"].shape == OBS_SHAPE == (16, 24, NUM_PLANES)
 
 
 def test_make_raw_env_knows_the_skirmish():
@@ -151,8 +152,8 @@ def test_the_observation_shows_the_decision_being_asked():
     e = skirmish_v0.raw_env(scenario="duel")
     e.reset(seed=3)
     seat = e.game.current_player
-    obs = e.observe(skirmish_v0.AGENTS[seat])["observation"].reshape(NUM_PLANES, -1)
-    other = e.observe(skirmish_v0.AGENTS[1 - seat])["observation"].reshape(NUM_PLANES, -1)
+    obs = planes_of(e.observe(skirmish_v0.AGENTS[seat])["observation"])
+    other = planes_of(e.observe(skirmish_v0.AGENTS[1 - seat])["observation"])
     d = e.game.decision
     step = f"step_{d.step.name.lower()}"
     assert obs[PLANES.index("my_decision")].min() == 1 and obs[PLANES.index(step)].min() == 1
@@ -161,6 +162,21 @@ def test_the_observation_shows_the_decision_being_asked():
     assert acting == [e.game.units[d.unit].cell]
     own = set(np.flatnonzero(obs[PLANES.index("own_figure")]).tolist())
     assert own == {u.cell for u in e.game.soldiers(seat)}
+
+
+def test_the_observation_is_rows_columns_planes():
+    """observation[row, col, plane], the hex at ``cell = row * 24 + col`` (RULES.md §1.1's odd-r grid), read by
+    plain indexing: each figure's own hex and no other carries its side's figure plane."""
+    e = skirmish_v0.raw_env(scenario="ww2_squads")
+    e.reset(seed=4)
+    seat = e.game.current_player
+    obs = e.observe(skirmish_v0.AGENTS[seat])["observation"]
+    figure = PLANES.index("own_figure")
+    cells = {u.cell for u in e.game.soldiers(seat)}
+    assert len(cells) > 3
+    assert {r * 24 + c for r in range(16) for c in range(24) if obs[r, c, figure] == 1} == cells
+    ground = [PLANES.index(p) for p in PLANES if p.startswith("ground_")]
+    assert (obs[:, :, ground].sum(axis=2) == 1).all()  # each hex exactly one ground, channels last
 
 
 def test_rewards_are_plus_minus_one_at_the_end_and_match_the_engine():
@@ -350,7 +366,7 @@ def test_enemies_appear_where_seen_now_or_last_seen_and_nowhere_else(kwargs):
     for n in _random_game(e, seed=2, max_steps=400):
         s = e.game
         for seat, agent in enumerate(skirmish_v0.AGENTS):
-            obs = e.observe(agent)["observation"].reshape(NUM_PLANES, -1)
+            obs = planes_of(e.observe(agent)["observation"])
             enemies = [u for u in s.units if u.side != seat and u.on_table]
             seen = {u.cell for u in enemies if u.uid in s.seen[seat] and isinstance(u, Soldier)}
             assert set(np.flatnonzero(obs[PLANES.index("enemy_figure")]).tolist()) == seen, f"step {n}"
@@ -385,7 +401,7 @@ def test_edge_planes_show_each_edge_from_both_of_its_hexes(name):
     sc = load_scenario(name)
     e = skirmish_v0.raw_env(scenario=sc)
     e.reset(seed=0)
-    obs = e.observe("player_1")["observation"].reshape(NUM_PLANES, -1)
+    obs = planes_of(e.observe("player_1")["observation"])
     kinds = {Edge.WALL_LOW: "wall_low", Edge.WALL_HIGH: "wall_high", Edge.HEDGE_LOW: "hedge_low",
              Edge.HEDGE_HIGH: "hedge_high", Edge.DOOR_OPEN: "door", Edge.DOOR_CLOSED: "door", Edge.WINDOW: "window",
              Edge.BUILDING_WALL: "building_wall", Edge.EMBRASURE: "embrasure"}

@@ -354,7 +354,7 @@ def view_vector(v, scenario) -> np.ndarray:
              np.array([*v.pack_sizes, *v.discard_sizes, v.turn, v.tick, v.enemy_kings, len(v.kings), v.deck_left,
                        len(v.events), -1 if v.step is None else int(v.step)], dtype=float)]
     if encode_observation is not None:
-        parts.append(encode_observation(v, scenario).mean(axis=(1, 2)))
+        parts.append(encode_observation(v, scenario).mean(axis=(0, 1)))  # per plane (channels-last)
     return np.concatenate(parts)
 
 

@@ -48,8 +48,8 @@ BOT_OPTIONS: dict[str, tuple[Option, ...]] = {
 }
 SUMMARIES = {"ismcts": "OpenSpiel's ISMCTSBot over the bridge, from samples of the seat's view",
              "random": "OpenSpiel's UniformRandomBot over the bridge",
-             "policy": "a policy trained in OpenSpiel (NFSP's average policy): openspiel:policy=PATH, "
-                       "made by python -m cardwar.openspiel.train"}
+             "policy": "a policy trained in OpenSpiel (NFSP's average policy; python -m cardwar.openspiel.train "
+                       "makes one)"}
 SPEC_FORMS = {"ismcts": "openspiel:ismcts", "random": "openspiel:random", "policy": "openspiel:policy=PATH"}
 
 
@@ -86,7 +86,7 @@ def check_openspiel_spec(spec: str, game: str | None = None) -> tuple[str, dict[
                              f"state_from_view hook to search from a view (openspiel:random and "
                              f"openspiel:policy=PATH play it)")
     given = parse_spec(f"openspiel:{options}")[1] if options.strip() else {}
-    typed = coerce_options(f"openspiel:{bot}", BOT_OPTIONS[bot], given)
+    typed = {o.name: o.default for o in BOT_OPTIONS[bot]} | coerce_options(f"openspiel:{bot}", BOT_OPTIONS[bot], given)
     if bot == "policy":
         try:
             policy = read_policy(Path(arg).expanduser())

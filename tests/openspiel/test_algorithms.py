@@ -97,13 +97,26 @@ def test_openspiel_bots_enter_a_match_as_specs() -> None:
     assert res.games == 2 and res.wins_a + res.wins_b + res.draws == 2
 
 
-@pytest.mark.parametrize("spec, message", [("openspiel:alphazero", "unknown OpenSpiel bot"),
-                                           ("openspiel:ismcts,iterations=0", "must be >= 1"),
-                                           ("openspiel:ismcts,depth=3", "does not take the option")])
-def test_a_bad_openspiel_spec_is_one_line(spec: str, message: str) -> None:
+@pytest.mark.parametrize("spec, game, message", [
+    ("openspiel:alphazero", "naval", "unknown OpenSpiel bot"),
+    ("openspiel:ismcts,iterations=0", "naval", "must be >= 1"),
+    ("openspiel:ismcts,depth=3", "naval", "does not take the option"),
+    ("openspiel:ismcts", "skirmish", "no state_from_view hook"),
+    ("openspiel:random=x", "naval", "takes no '=x'"),
+    ("openspiel:policy", "naval", "name the policy's file"),
+    ("openspiel:policy=/nonexistent/p.pt", "naval", "no policy file at /nonexistent/p.pt"),
+    ("openspiel:policy=pyproject.toml", "naval", "is not a policy file"),
+])
+def test_a_bad_openspiel_spec_is_one_line(spec: str, game: str, message: str) -> None:
     with pytest.raises(AgentSpecError, match=message) as err:
-        check_player_spec(spec, "naval")
+        check_player_spec(spec, game)
     assert "\n" not in str(err.value)
+
+
+def test_openspiel_random_plays_a_skirmish_match() -> None:
+    """The bot needs the mask only, so it plays every bridged game."""
+    res = run_match("skirmish", "openspiel:random", "random", games=2, progress=False, scenario="duel")
+    assert res.games == 2 and res.wins_a + res.wins_b + res.draws == 2
 
 
 @pytest.mark.parametrize("game", ["naval", "hexwar"])
@@ -135,3 +148,20 @@ def test_without_open_spiel_the_spec_names_the_extra(monkeypatch: pytest.MonkeyP
     with pytest.raises(AgentSpecError, match=r"pip install 'cardwar\[openspiel\]'") as err:
         check_player_spec("openspiel:ismcts", "naval")
     assert "\n" not in str(err.value)
+
+
+def test_cardwar_agents_lists_the_openspiel_specs_each_game_takes(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every game lists openspiel:random and openspiel:policy=PATH; ismcts only where the registry gives a
+    state_from_view hook (naval, hexwar)."""
+    import json
+
+    from cardwar.cli import main
+
+    assert main(["agents", "--json"]) == 0
+    listed = {g: [a["name"] for a in v if a["name"].startswith("openspiel:")]
+              for g, v in json.loads(capsys.readouterr().out).items()}
+    assert listed["naval"] == listed["hexwar"] == ["openspiel:ismcts", "openspiel:random", "openspiel:policy=PATH"]
+    assert listed["skirmish"] == ["openspiel:random", "openspiel:policy=PATH"]
+    assert main(["agents", "naval"]) == 0
+    text = capsys.readouterr().out
+    assert "openspiel:ismcts" in text and "iterations (int" in text and "greedy (bool" in text

@@ -723,11 +723,11 @@ def _check_sudden_end(s: SkirmishState) -> None:
     alive = [bool(s.active_units(side)) for side in (0, 1)]
     v = s.scenario.victory
     if v.kind == "exit" and s.exited[v.exit_side] >= v.exit_count:
-        _finish(s, v.exit_side)
+        _finish(s, v.exit_side, END_REASONS["exit"])
     elif v.kind == "destroy" and _target_gone(s):
-        _finish(s, 1 - _target_side(s))
+        _finish(s, 1 - _target_side(s), END_REASONS["destroyed"])
     elif not alive[0] or not alive[1]:
-        _finish(s, None if alive[0] == alive[1] else (0 if alive[0] else 1))
+        _finish(s, None if alive[0] == alive[1] else (0 if alive[0] else 1), END_REASONS["no_unit"])
 
 
 def _target_side(s: SkirmishState) -> int:
@@ -752,18 +752,33 @@ def _final_result(s: SkirmishState) -> None:
             owner = s.objective_owner.get(cell)
             if owner is not None:
                 points[owner] += p
-        _finish(s, None if points[0] == points[1] else int(points[1] > points[0]))
+        s.objective_points = points
+        _finish(s, None if points[0] == points[1] else int(points[1] > points[0]), END_REASONS["objectives"])
     elif v.kind == "casualties":
         a, b = s.casualty_points
-        _finish(s, None if a == b else int(b > a))
+        _finish(s, None if a == b else int(b > a), END_REASONS["casualties"])
     elif v.kind == "exit":
-        _finish(s, 1 - v.exit_side)
+        _finish(s, 1 - v.exit_side, END_REASONS["no_exit"])
     else:  # destroy, not done in time
-        _finish(s, _target_side(s))
+        _finish(s, _target_side(s), END_REASONS["survived"])
 
 
-def _finish(s: SkirmishState, winner: int | None) -> None:
-    s.over, s.winner, s.decision = True, winner, None
+END_REASONS = {
+    "exit": "figures left the table",
+    "destroyed": "target destroyed",
+    "no_unit": "no active unit left",
+    "objectives": "objective points at the turn limit",
+    "casualties": "casualty points at the turn limit",
+    "no_exit": "no exit by the turn limit",
+    "survived": "target survived the turn limit",
+}
+"""Why a skirmish ended (the result's ``reason``), one for each end of RULES.md §10: an exit made, the target
+destroyed, a side with no active unit (at once); the objectives' or casualty points, an exit not made or a target
+not destroyed (at the turn limit)."""
+
+
+def _finish(s: SkirmishState, winner: int | None, reason: str) -> None:
+    s.over, s.winner, s.decision, s.end_reason = True, winner, None, reason
     s.undisclosed = {}  # the result tells every casualty point (§10)
     s.log("the game is over: " + ("a draw" if winner is None else f"{s.scenario.sides[winner]} win"))
 

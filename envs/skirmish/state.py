@@ -97,6 +97,10 @@ class SkirmishState:
     events: list[Event] = field(default_factory=list)
     winner: int | None = None
     over: bool = False
+    end_reason: str | None = None
+    """Why the game ended (:data:`flow.END_REASONS`, RULES.md §10); None while it goes on."""
+    objective_points: list[int] | None = None
+    """The points each side held at the turn limit, in an objectives scenario that reached it (§10)."""
     drawn: list[list[int]] = field(default_factory=lambda: [[], []])
     """Cards each side drew this turn (face up, §3.1)."""
     moves_made: int = 0
@@ -201,8 +205,12 @@ class SkirmishState:
     @property
     def result(self) -> dict[str, Any]:
         """The game's outcome, for records."""
-        return {"winner": self.winner, "turns": self.turn, "casualty_points": list(self.casualty_points),
-                "objective_owner": {str(k): v for k, v in self.objective_owner.items()}}
+        out = {"winner": self.winner, "reason": self.end_reason, "turns": self.turn,
+               "casualty_points": list(self.casualty_points),
+               "objective_owner": {str(k): v for k, v in self.objective_owner.items()}}
+        if self.objective_points is not None:
+            out["objective_points"] = list(self.objective_points)
+        return out
 
     def information_view(self, seat: int | None) -> Any:
         """What ``seat`` may know (RULES.md §9.2); None: a spectator (each side as its enemy knows it)."""

@@ -64,7 +64,8 @@ class MixedScenarioEnv:
         entries = parse_mix(scenario)
         envs = [make_raw_env(game, name, rules, actions) for name, _ in entries]
         weights = np.array([w for _, w in entries], dtype=float)
-        self.__dict__.update(game=game, spec=scenario, names=[n for n, _ in entries], envs=envs,
+        # the game's name is game_name: ``game`` is the current env's engine, as on every AEC env (env.game)
+        self.__dict__.update(game_name=game, spec=scenario, names=[n for n, _ in entries], envs=envs,
                              weights=weights / weights.sum(), current=0, _rng=np.random.default_rng())
 
     def __getattr__(self, name: str) -> Any:

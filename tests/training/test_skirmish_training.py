@@ -15,7 +15,7 @@ from cardwar.agents.ppo_agent import PPOAgent, pretrained_path
 from cardwar.arena import play_agents
 from cardwar.envs import make_raw_env
 from cardwar.envs.skirmish.actions import CHOICE, GRID, HEIGHT, N_ACTIONS, N_CELLS, WIDTH, Step
-from cardwar.envs.skirmish.observation import OBS_SHAPE, P
+from cardwar.envs.skirmish.observation import NUM_PLANES, OBS_SHAPE, P, PLANES_FIRST_SHAPE
 from cardwar import agents
 from cardwar.training.callbacks import eval_scenario
 from cardwar.training.config import TrainConfigError, config_from_dict
@@ -26,9 +26,10 @@ from cardwar.training.skirmish_policy import SkirmishPolicy
 MIX = "random:train*3,duel"
 
 
-def make_policy(channels: int = 8, blocks: int = 1, randomise: bool = True) -> SkirmishPolicy:
+def make_policy(channels: int = 8, blocks: int = 1, randomise: bool = True,
+                shape: tuple[int, ...] = OBS_SHAPE) -> SkirmishPolicy:
     torch.manual_seed(0)
-    policy = SkirmishPolicy(spaces.Box(0.0, 1.0, OBS_SHAPE, dtype=np.float32), spaces.Discrete(N_ACTIONS),
+    policy = SkirmishPolicy(spaces.Box(0.0, 1.0, shape, dtype=np.float32), spaces.Discrete(N_ACTIONS),
                             lambda _: 3e-4, channels=channels, blocks=blocks)
     if randomise:  # fresh residual branches start at zero and logits near zero: give every weight a say
         with torch.no_grad():
@@ -94,14 +95,14 @@ def test_logits_cover_every_action_and_masking_leaves_only_legal_ids():
 def test_off_map_hexes_change_nothing_on_the_map():
     policy = make_policy()
     obs = np.stack([o["observation"] for o in decisions("random:train", 6, seed=4)])
-    off = obs[:, P["ground_off"]] == 1
+    off = obs[..., P["ground_off"]] == 1  # [B, rows, cols]
     assert off.any(), "random maps are smaller than the grid"
     noisy = obs.copy()
     rng = np.random.default_rng(0)
     for b in range(len(obs)):  # anything written on off-map hexes (but the off-map plane itself)
-        planes = [p for p in range(OBS_SHAPE[0]) if p != P["ground_off"]]
+        planes = [p for p in range(NUM_PLANES) if p != P["ground_off"]]
         rows, cols = np.nonzero(off[b])
-        noisy[b][np.array(planes)[:, None], rows[None], cols[None]] = rng.random((len(planes), rows.size))
+        noisy[b][rows[:, None], cols[:, None], np.array(planes)[None]] = rng.random((rows.size, len(planes)))
     a_logits, a_values = logits_and_values(policy, obs)
     b_logits, b_values = logits_and_values(policy, noisy)
     on = ~off.reshape(len(obs), -1)
@@ -114,20 +115,31 @@ def test_off_map_hexes_change_nothing_on_the_map():
 def test_the_heads_read_the_ordered_figure_and_the_step():
     policy = make_policy()
     obs = next(o["observation"] for o in decisions("duel", 200, seed=1)
-               if o["observation"][P["acting_unit"]].sum() == 1 and o["observation"][P["step_mode"], 0, 0] == 1)
-    own = np.argwhere(obs[P["own_figure"]] == 1)
-    here = tuple(np.argwhere(obs[P["acting_unit"]] == 1)[0])
+               if o["observation"][..., P["acting_unit"]].sum() == 1 and o["observation"][0, 0, P["step_mode"]] == 1)
+    own = np.argwhere(obs[..., P["own_figure"]] == 1)
+    here = tuple(np.argwhere(obs[..., P["acting_unit"]] == 1)[0])
     other = next(tuple(c) for c in own if tuple(c) != here)
     moved = obs.copy()
-    moved[P["acting_unit"]] = 0.0
-    moved[P["acting_unit"]][other] = 1.0  # the same board, another figure asked for its mode
+    moved[..., P["acting_unit"]] = 0.0
+    moved[(*other, P["acting_unit"])] = 1.0  # the same board, another figure asked for its mode
     destination = obs.copy()
-    destination[P["step_mode"]:P["step_mode"] + len(Step)] = 0.0
-    destination[P["step_mode"] + Step.DESTINATION] = 1.0  # the same figure, asked for a hex
+    destination[..., P["step_mode"]:P["step_mode"] + len(Step)] = 0.0
+    destination[..., P["step_mode"] + Step.DESTINATION] = 1.0  # the same figure, asked for a hex
     logits, _ = logits_and_values(policy, np.stack([obs, moved, destination]))
     walk = CHOICE["walk"]
     assert not torch.isclose(logits[0, walk], logits[1, walk]), "the mode's logits depend on the figure"
     assert not torch.allclose(logits[0, :N_CELLS], logits[2, :N_CELLS]), "hex logits depend on the step"
+
+
+def test_the_same_weights_read_either_layout_alike():
+    """The trunk permutes the channels-last observation to planes first (issue 28): a policy built for the
+    planes-first form (models trained before) gives the same logits and values on the same positions."""
+    last, first = make_policy(shape=OBS_SHAPE), make_policy(shape=PLANES_FIRST_SHAPE)
+    assert all(torch.equal(a, b) for a, b in zip(last.state_dict().values(), first.state_dict().values()))
+    obs = np.stack([o["observation"] for o in decisions("random:train", 12, seed=2)])
+    a_logits, a_values = logits_and_values(last, obs)
+    b_logits, b_values = logits_and_values(first, np.ascontiguousarray(obs.transpose(0, 3, 1, 2)))
+    assert torch.equal(a_logits, b_logits) and torch.equal(a_values, b_values)
 
 
 def test_a_policy_for_another_game_is_refused():
@@ -244,6 +256,30 @@ def test_imitation_agrees_with_the_teacher_above_chance():
 
 
 # ---------------------------------------------------------------- the shipped model
+def test_the_shipped_model_plays_as_before_the_channels_last_observation():
+    """The shipped model was trained on the planes-first observation (221, 16, 24). ``ppo`` loads it to read
+    today's channels-last one; its action distribution on each position is the one the same weights give,
+    built planes first, on the position transposed back (the path of the code before issue 28)."""
+    from sb3_contrib import MaskablePPO
+
+    agent = PPOAgent("skirmish", cache=False)
+    assert tuple(agent.model.observation_space.shape) == OBS_SHAPE
+    saved = MaskablePPO.load(pretrained_path("skirmish"), device="cpu").policy  # the file as it is
+    before = SkirmishPolicy(spaces.Box(0.0, 1.0, PLANES_FIRST_SHAPE, dtype=np.float32), spaces.Discrete(N_ACTIONS),
+                            lambda _: 3e-4, channels=saved.channels, blocks=saved.blocks)
+    before.load_state_dict(saved.state_dict())
+    before.eval()
+    positions = decisions("random:test", 40, seed=7) + decisions("ww2_squads", 40, seed=8)
+    obs = np.stack([o["observation"] for o in positions])
+    masks = np.stack([o["action_mask"].astype(bool) for o in positions])
+    with torch.no_grad():
+        now = agent.model.policy.get_distribution(torch.as_tensor(obs), action_masks=masks).distribution.probs
+        old = before.get_distribution(torch.as_tensor(np.ascontiguousarray(obs.transpose(0, 3, 1, 2))),
+                                      action_masks=masks).distribution.probs
+    assert torch.allclose(now, old, rtol=0.0, atol=1e-6), float((now - old).abs().max())
+    assert len({int(a) for a in now.argmax(dim=1)}) > 5  # positions that ask different things
+
+
 def test_the_shipped_model_loads_and_plays_legal_moves_on_held_out_maps():
     path = pretrained_path("skirmish")
     assert path.is_file(), "agents/pretrained/skirmish_ppo.zip is shipped"

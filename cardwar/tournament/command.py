@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -129,14 +130,23 @@ def run_command(args: argparse.Namespace) -> int:
     if args.report_only and not db.exists():
         raise ValueError(f"{db} holds no tournament {config.name!r} (there is no such file)")
     _check_out(out)  # before the first game, not after the last (and before the database is made)
-    with Store(db, readonly=args.report_only) as store:
-        if args.report_only:
-            if store.config(config.name) is None:
-                raise ValueError(f"{db} holds no tournament {config.name!r}"
-                                 + (f"; it holds: {', '.join(store.tournaments())}" if store.tournaments() else ""))
-        else:
-            _play(args, config, store, db, out)
-        rows = current_rows(config, store)
+    try:
+        with Store(db, readonly=args.report_only) as store:
+            if args.report_only:
+                if store.config(config.name) is None:
+                    raise ValueError(f"{db} holds no tournament {config.name!r}"
+                                     + (" (it is an empty file: 0 bytes)" if store.empty else
+                                        f"; it holds: {', '.join(store.tournaments())}" if store.tournaments() else ""))
+            else:
+                if store.empty:
+                    print(f"note: {db} is an empty file (0 bytes): it is taken as a new tournament database",
+                          file=sys.stderr)
+                _play(args, config, store, db, out)
+            rows = current_rows(config, store)
+    except (sqlite3.OperationalError, sqlite3.DatabaseError) as err:
+        if isinstance(err, (sqlite3.ProgrammingError, sqlite3.InterfaceError, sqlite3.IntegrityError)):
+            raise  # our own mistake, not the file's
+        raise ValueError(_database_error(db, err)) from None
     if not rows:
         raise ValueError(f"tournament {config.name!r} has no finished games yet")
     report = build_report(config, rows, rounds=args.rounds)
@@ -148,6 +158,18 @@ def run_command(args: argparse.Namespace) -> int:
     print(to_markdown(report))
     print(f"reports: {', '.join(str(p) for p in paths)}")
     return 0
+
+
+def _database_error(db: Path, err: sqlite3.DatabaseError) -> str:
+    """One line for what SQLite says of the file during a run: damaged, read-only, full, or unreadable."""
+    from cardwar.tournament.store import damaged
+
+    text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    if "malformed" in text or "corrupt" in text or "not a database" in text:
+        return damaged(db, text)
+    if "readonly" in text or "read-only" in text:
+        return f"{db}: cannot write the database ({text}); --report-only and `cardwar replay --list` read it without writing"
+    return f"{db}: {text}; the games stored so far are kept: run the same command again once this is fixed"
 
 
 def _play(args: argparse.Namespace, config: TournamentConfig, store: Any, db: Path, out: Path) -> None:

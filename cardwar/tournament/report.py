@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Sequence
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -402,13 +404,19 @@ def to_json(rep: Report) -> dict[str, Any]:
 
 
 def write_reports(rep: Report, out: Path) -> list[Path]:
-    """Markdown, CSV, JSON and PNG files in ``out``; returns their paths."""
+    """Markdown, CSV, JSON and PNG files in ``out``; returns their paths.
+
+    Each file is written whole beside its final name and then renamed over it (``os.replace``), so
+    a run killed while writing leaves every report as it was before, never a file cut short."""
     out.mkdir(parents=True, exist_ok=True)
+    _sweep(out)
     paths = [out / "report.md", out / "report.json", out / "ratings.csv", out / "games.csv",
              out / "ratings.png", out / "crosstable.png"]
-    paths[0].write_text(to_markdown(rep))
-    paths[1].write_text(json.dumps(to_json(rep), indent=1))
-    with paths[2].open("w", newline="") as f:
+    with _replacing(paths[0]) as tmp:
+        tmp.write_text(to_markdown(rep))
+    with _replacing(paths[1]) as tmp:
+        tmp.write_text(json.dumps(to_json(rep), indent=1))
+    with _replacing(paths[2]) as tmp, tmp.open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["rank", "entrant", "elo", "lower", "upper", "reliable", "games", "pairs", "score", "los_next",
                     "sequential", "openskill_ordinal"])
@@ -416,7 +424,7 @@ def write_reports(rep: Report, out: Path) -> list[Path]:
             w.writerow([k + 1, row["name"], f"{row['elo']:.1f}", _csv(row["lower"]), _csv(row["upper"]),
                         int(row["reliable"]), row["games"], row["pairs"], f"{row['score']:.4f}", _csv(row["los_next"]),
                         int(row["sequential"]), f"{row['openskill']['ordinal']:.3f}"])
-    with paths[3].open("w", newline="") as f:
+    with _replacing(paths[3]) as tmp, tmp.open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["id", "pairing", "pair", "game_in_pair", "seed", "scenario", "first", "second", "score_first",
                     "length", "forfeit_seat", "forfeit_entrant", "forfeit_reason", "forfeit_detail"])
@@ -425,9 +433,49 @@ def write_reports(rep: Report, out: Path) -> list[Path]:
                         r.score_first, r.length, "" if r.forfeit_seat is None else r.forfeit_seat,
                         "" if r.forfeit_seat is None else (r.first, r.second)[r.forfeit_seat],
                         r.forfeit_reason or "", r.forfeit_detail or ""])
-    _plot_ratings(rep, paths[4])
-    _plot_crosstable(rep, paths[5])
+    with _replacing(paths[4]) as tmp:
+        _plot_ratings(rep, tmp)
+    with _replacing(paths[5]) as tmp:
+        _plot_crosstable(rep, tmp)
     return paths
+
+
+_TMP = ".cardwar-tmp-"
+"""Marks a report being written: ``.NAME.cardwar-tmp-PID.SUFFIX`` beside ``NAME`` (the suffix keeps the format)."""
+
+
+@contextmanager
+def _replacing(path: Path) -> Iterator[Path]:
+    """A file to write in place of ``path``: written whole and flushed to disk, then renamed over ``path`` in one
+    step; removed instead if the block fails. As ``git`` and ``rsync`` replace files, nothing reads a half file."""
+    tmp = path.with_name(f".{path.name}{_TMP}{os.getpid()}{path.suffix}")
+    try:
+        yield tmp
+        with tmp.open("rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _sweep(out: Path) -> None:
+    """Remove what a killed writer left being written (its process is gone); a live writer's file is its own."""
+    for leftover in out.glob(f".*{_TMP}*"):
+        pid = leftover.name.split(_TMP, 1)[1].split(".", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and _gone(int(pid)):
+            leftover.unlink(missing_ok=True)
+
+
+def _gone(pid: int) -> bool:
+    """No process ``pid`` (``kill(pid, 0)``: a process of another user is still there)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 def _csv(x: float | None) -> str:

@@ -20,12 +20,21 @@ A record holds hidden information (the seed fixes the deck and the dice, and
 ``scenario_data`` places hidden units): it is written when the game ends, or when a
 player quits (``finished`` false, ``result`` null, ``quit_by`` the seat), never shown
 to a seat while the game can go on.
+
+**Integers and JavaScript.** A JSON number is a float64 in JavaScript, exact only up to
+2**53 - 1 (:data:`MAX_SAFE_INT`); a dealer's keyed deal seed has 63 bits, and ``JSON.parse``
+rounded it, so a record saved by a web page no longer replayed (issue 28). So an integer
+beyond that range is written as a decimal string (``"seed": "5860184471265397281"``, as
+protobuf's JSON mapping writes a 64-bit integer), and read back as either: :func:`json_int`,
+:func:`read_int`. Smaller ones stay numbers. The same holds for the skirmish's ``deal`` in
+``scenario_data`` and for the engine protocol's ``seed``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +44,22 @@ from cardwar import __version__, games
 
 FORMAT = "cardwar-game-record"
 FORMAT_VERSION = 1
+MAX_SAFE_INT = 2**53 - 1
+"""The largest integer a float64 (a JavaScript number) holds exactly (``Number.MAX_SAFE_INTEGER``)."""
+
+
+def json_int(n: int) -> int | str:
+    """``n`` as JSON that JavaScript reads exactly: the number if ``|n| <= 2**53 - 1``, else its decimal string."""
+    return int(n) if -MAX_SAFE_INT <= n <= MAX_SAFE_INT else str(int(n))
+
+
+def read_int(value: Any) -> int | None:
+    """An integer written by :func:`json_int` (a number, or a decimal string); None if ``value`` is neither."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,40}", value):
+        return int(value)
+    return None
 class _Seats(Mapping):
     """``SEATS[game]``: the seats of each registered game, in seat order (the env's agent names)."""
 
@@ -92,7 +117,7 @@ class GameRecord:
         """The record as plain JSON data: the format header, then the setup, the moves, the end."""
         return {"format": FORMAT, "format_version": FORMAT_VERSION, "cardwar_version": self.cardwar_version,
                 "game": self.game, "rules": dict(self.rules), "scenario": self.scenario,
-                "scenario_data": self.scenario_data, "seed": self.seed, "players": dict(self.players),
+                "scenario_data": self.scenario_data, "seed": json_int(self.seed), "players": dict(self.players),
                 "moves": [{"seat": m.seat, "move": m.move} for m in self.moves],
                 "finished": self.finished, "quit_by": self.quit_by, "result": self.result}
 
@@ -169,8 +194,8 @@ def _parse(data: Any) -> GameRecord:
     game = data.get("game")
     _need(game in SEATS, "game", f"expected one of {', '.join(SEATS)}, got {game!r}")
     seats = SEATS[game]
-    seed = data.get("seed")
-    _need(isinstance(seed, int) and not isinstance(seed, bool), "seed", f"expected an integer, got {seed!r}")
+    seed = read_int(data.get("seed"))
+    _need(seed is not None, "seed", f"expected an integer (or its decimal string), got {data.get('seed')!r}")
     players = data.get("players")
     _need(isinstance(players, dict) and list(players) == list(seats)
           and all(isinstance(v, str) for v in players.values()),
@@ -223,6 +248,21 @@ def result_of(state: Any, seats: tuple[str, str]) -> dict[str, Any]:
             "turns": state.turn, "detail": json.loads(json.dumps(state.result))}
 
 
+LATER_DETAIL = frozenset({"reason", "objective_points"})
+"""Keys of a result's ``detail`` added after records were first written (the skirmish's ``reason`` and
+``objective_points``, issue 28): a record written before them still replays."""
+
+
+def same_result(computed: dict[str, Any], recorded: dict[str, Any] | None) -> bool:
+    """Whether the moves' result is the record's, a key of :data:`LATER_DETAIL` that the record lacks aside."""
+    if computed == recorded:
+        return True
+    detail, kept = computed.get("detail"), (recorded or {}).get("detail")
+    if not isinstance(detail, dict) or not isinstance(kept, dict):
+        return False
+    return {**computed, "detail": {k: v for k, v in detail.items() if k in kept or k not in LATER_DETAIL}} == recorded
+
+
 def replay_states(record: GameRecord) -> Iterator[Any]:
     """The states of the game, from the deal to the last move (each a copy), checking as it goes.
 
@@ -265,7 +305,7 @@ def replay_states(record: GameRecord) -> Iterator[Any]:
               f"{forfeit.get('seat')} forfeited, but {seats[s.current_player]} was to move")
     elif record.finished:
         _need(s.is_terminal(), "moves", f"the game is not over after {len(record.moves)} moves")
-        _need(result_of(s, seats) == record.result, "result",
+        _need(same_result(result_of(s, seats), record.result), "result",
               f"the moves give {result_of(s, seats)}, the record says {record.result}")
     else:
         _need(not s.is_terminal(), "finished", "the moves end the game, but the record says unfinished")

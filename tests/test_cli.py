@@ -43,7 +43,9 @@ def test_play_json_summary(capsys):
     assert data["seed"] == 5 and data["winner"] in ("A", "B", None) and data["moves"] > 0
     from cardwar.arena.seeds import Dealer
 
-    assert data["deal_seed"] == data["record"]["seed"] == Dealer(data["secret"]).deal(5)
+    from cardwar.record import json_int
+
+    assert data["deal_seed"] == data["record"]["seed"] == json_int(Dealer(data["secret"]).deal(5))  # JS-exact
 
 
 def test_spectator_printout_never_names_a_facedown_card(capsys):

@@ -103,7 +103,7 @@ def valid_data(tmp_path) -> dict:
     (lambda d: d.update(format="chess-pgn"), "format: expected 'cardwar-game-record'"),
     (lambda d: d.update(format_version=99), "format_version: this cardwar reads version 1..1, got 99"),
     (lambda d: d.update(game="chess"), "game: expected one of naval, hexwar"),
-    (lambda d: d.update(seed="7"), "seed: expected an integer"),
+    (lambda d: d.update(seed="7.5"), "seed: expected an integer"),
     (lambda d: d.update(players={"captain_a": "random"}), "players: expected"),
     (lambda d: d.pop("moves"), "moves: expected a list"),
     (lambda d: d["moves"].__setitem__(2, {"seat": "captain_c", "move": "pass"}), "moves[2]: expected"),

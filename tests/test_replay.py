@@ -357,7 +357,7 @@ def bad(games) -> dict[str, Path]:
     d = games["dir"] / "bad"
     d.mkdir()
     data = json.loads(games["naval"].read_text())
-    (d / "seed.json").write_text(json.dumps({**data, "seed": "7"}))
+    (d / "seed.json").write_text(json.dumps({**data, "seed": "seven"}))
     moves = list(data["moves"])
     moves[3] = {"seat": moves[3]["seat"], "move": "sink A"}
     (d / "move.json").write_text(json.dumps({**data, "moves": moves}))

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from cardwar import games
 from cardwar.arena.seeds import Dealer
 from cardwar.cli.human import HumanPlayer, QuitGame, Screen, ask
-from cardwar.record import GameRecord, Move, result_of
+from cardwar.record import GameRecord, Move, json_int, result_of
 
 COMMON_VIEWERS: dict[str, Any] = {"spectator": None, "omniscient": "omniscient", "A": 0, "B": 1}
 """``--viewer`` names every game takes: A and B are the first and second seat."""
@@ -149,7 +149,7 @@ def _summary(rec: GameRecord, names: tuple[str, str], state: Any, seed: int, dea
              extra: dict | None = None) -> dict:
     """The result dict ``cardwar play --json`` prints once the game is over (the record, whose seed is the
     deal's, included)."""
-    out: dict = {"seed": seed, "secret": dealer.secret, "deal_seed": rec.seed, **(extra or {})}
+    out: dict = {"seed": seed, "secret": dealer.secret, "deal_seed": json_int(rec.seed), **(extra or {})}
     if not rec.finished:
         return {**out, "winner": None, "moves": len(rec.moves), "abandoned": True, "record": rec.to_dict()}
     return {**out, "winner": None if state.winner is None else names[state.winner], "moves": len(rec.moves),

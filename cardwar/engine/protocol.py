@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from cardwar import games
-from cardwar.record import SEATS
+from cardwar.record import SEATS, json_int, read_int
 
 PROTOCOL_VERSION = 1
 IGNORED_TYPES = frozenset({"info", "log"})
@@ -84,10 +84,17 @@ def hello(game: str, rules: dict[str, Any]) -> dict[str, Any]:
 
 
 def new_game(game: str, view: Any, seed: int | None) -> dict[str, Any]:
-    """A game starts: its rules, the public map (hex game; never a unit), the engine's seat and its own seed."""
+    """A game starts: its rules, the public map (hex game; never a unit), the engine's seat and its own seed
+    (a number up to 2**53 - 1, which a JavaScript engine reads exactly, else its decimal string: the keyed seat seeds
+    have 52 bits, only a research seed given by hand may be larger; :func:`new_game_seed` reads either)."""
     g = games.get(game)
     return {"type": "new_game", "game": game, "rules": rules_of(view), "scenario": g.setup_of(view),
-            "seat": SEATS[game][seat_index(game, view)], "seed": seed}
+            "seat": SEATS[game][seat_index(game, view)], "seed": None if seed is None else json_int(seed)}
+
+
+def new_game_seed(msg: dict[str, Any]) -> int | None:
+    """The engine's seed of a ``new_game`` message (a number or a decimal string); None if absent or unreadable."""
+    return read_int(msg.get("seed"))
 
 
 def move_request(game: str, view: Any, history: list[str], legal: list[int], time_ms: int | None, *,

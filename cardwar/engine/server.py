@@ -104,7 +104,7 @@ class AgentServer:
             self.scenario = g.read(msg.get("scenario"))
         except ValueError as err:
             raise ServeError(str(err)) from None
-        self.agent = agents.make(self.spec, self.game, seed=msg.get("seed"))
+        self.agent = agents.make(self.spec, self.game, seed=protocol.new_game_seed(msg))
 
     def _move(self, msg: dict[str, Any]) -> dict[str, Any]:
         if self.agent is None:

@@ -38,7 +38,9 @@ from cardwar.serve.settings import ServerSettings
 from cardwar.serve.store import SessionRow, SessionStore, StaleSession
 from cardwar.serve.views import session_state
 
-MAX_SEED = 2**63 - 1
+MAX_SEED = 2**53 - 1
+"""The largest seed a client may give, and the deal seeds' range: every integer the server sends fits a JavaScript
+number exactly (a record's ``seed`` included; docs/serve.md)."""
 
 
 def hash_token(token: str) -> str:
@@ -49,7 +51,7 @@ def deal_seed(client_seed: int, salt: int) -> int:
     """The seed the game is dealt from: the client's seed mixed with the session's secret salt, so that
     knowing the seed never tells a client the deck, the deal or a hidden unit (it is shown when the game ends)."""
     digest = hashlib.sha256(f"{salt}:{client_seed}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    return int.from_bytes(digest[:8], "big") >> 11  # 53 bits: exact in JavaScript (MAX_SEED)
 
 
 def scenarios(game: str) -> list[str]:

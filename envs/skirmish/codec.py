@@ -80,7 +80,9 @@ def scenario_to_record(state: Any) -> dict:
     generated one by its generator seed and size), and a generated one's ``deal``, which rebuilds its forces.
     Written once the game is over, like every record."""
     sc = state.scenario
-    return {"name": sc.name} if sc.deal is None else {"name": sc.name, "deal": sc.deal}
+    from cardwar.record import json_int
+
+    return {"name": sc.name} if sc.deal is None else {"name": sc.name, "deal": json_int(sc.deal)}  # 63 bits: text
 
 
 def scenario_from_record(data: dict) -> Scenario:
@@ -94,8 +96,12 @@ def scenario_from_record(data: dict) -> Scenario:
     name = str(data.get("name", ""))
     generated = re.fullmatch(r"generated_(\w+?)_(\d+)", name)
     if generated:
+        from cardwar.record import read_int
+
         deal = data.get("deal")
-        if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int) or deal < 0):
-            raise ValueError(f"scenario_data.deal: expected a whole number >= 0, got {deal!r}")
+        if deal is not None:  # a number, or its decimal string beyond 2**53 - 1 (cardwar.record.json_int)
+            deal = read_int(deal)
+            if deal is None or deal < 0:
+                raise ValueError(f"scenario_data.deal: expected a whole number >= 0, got {data.get('deal')!r}")
         return generate(int(generated.group(2)), size=generated.group(1), deal=deal)
     return load_scenario(name)

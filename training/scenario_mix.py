@@ -7,7 +7,8 @@ own reset seed, so the same seed gives the same scenario and the same game. With
 setting is passed to the game's env as it is.
 
 :func:`make_env` is the one place training makes its raw AEC envs (self-play, imitation and
-evaluation games); :class:`MixedScenarioEnv` is a raw env of one of the mix's envs at a time.
+evaluation games), each through the game registry (:mod:`cardwar.games`: a plug-in game trains with no edit
+here); :class:`MixedScenarioEnv` is a raw env of one of the mix's envs at a time.
 """
 
 from __future__ import annotations
@@ -47,10 +48,22 @@ def is_mix(scenario: str | None) -> bool:
     return isinstance(scenario, str) and "," in scenario
 
 
-def make_env(game: str, scenario: str | None = None, rules: dict | None = None, actions: str = "moves") -> Any:
-    """The raw AEC env of ``game``: :func:`cardwar.envs.make_raw_env`, or a :class:`MixedScenarioEnv`."""
-    if not is_mix(scenario):
+def raw_env(game: str, scenario: str | None = None, rules: dict | None = None, actions: str = "moves") -> Any:
+    """The raw AEC env of the registered ``game`` on one scenario (ignored by a game without scenarios);
+    ``actions="steps"`` is naval-v1's action space (:func:`cardwar.envs.make_raw_env`). An unknown game is
+    :class:`cardwar.games.UnknownGame` (a ValueError naming the games)."""
+    from cardwar import games
+
+    entry = games.get(game)
+    if actions != "moves":
         return make_raw_env(game, scenario, rules, actions)
+    return entry.make_env(scenario if entry.has_scenarios else None, rules)
+
+
+def make_env(game: str, scenario: str | None = None, rules: dict | None = None, actions: str = "moves") -> Any:
+    """The raw AEC env of ``game``: :func:`raw_env`, or a :class:`MixedScenarioEnv`."""
+    if not is_mix(scenario):
+        return raw_env(game, scenario, rules, actions)
     return MixedScenarioEnv(game, scenario, rules, actions)
 
 
@@ -62,7 +75,7 @@ class MixedScenarioEnv:
 
     def __init__(self, game: str, scenario: str, rules: dict | None = None, actions: str = "moves") -> None:
         entries = parse_mix(scenario)
-        envs = [make_raw_env(game, name, rules, actions) for name, _ in entries]
+        envs = [raw_env(game, name, rules, actions) for name, _ in entries]
         weights = np.array([w for _, w in entries], dtype=float)
         # the game's name is game_name: ``game`` is the current env's engine, as on every AEC env (env.game)
         self.__dict__.update(game_name=game, spec=scenario, names=[n for n, _ in entries], envs=envs,

@@ -26,7 +26,8 @@ arguments          ``scenario`` (hexwar, skirmish: a name, a ``.yaml`` path, ``r
                    or ``random:test``, or a mix such as ``random:train*12,duel``), ``rules`` (rule options, see each game's RULES.md), ``opponent``,
                    ``render_mode``, ``actions`` (``moves``, or ``steps`` for naval-v1)
 observation space  naval: ``Box(0, 1, (587,), float32)`` (steps: ``(690,)``, with the pending step); hexwar:
-                   ``Box(0, 1, (59, 10, 12), float32)``; skirmish: ``Box(0, 1, (221, 16, 24), float32)``. The learner seat's own observation tensor, built
+                   ``Box(0, 1, (59, 10, 12), float32)``; skirmish: ``Box(0, 1, (16, 24, 221), float32)``
+                   (channels-last). The learner seat's own observation tensor, built
                    from its information view only (no hidden card or unit), as in the PettingZoo envs
                    ``cardwar/naval-v0``, ``cardwar/naval-v1`` and ``cardwar/hexwar-v0``, whose pages
                    (``help(cardwar.envs.naval_v0)``, ...) list every feature and plane.
@@ -149,7 +150,9 @@ class _SingleOpponent:
 
 
 class SelfPlayEnv(gymnasium.Env):
-    """One seat of ``game`` ("naval", "hexwar" or "skirmish") against ``opponent``; see the module docstring for the page.
+    """One seat of ``game`` (a name :mod:`cardwar.games` holds: "naval", "hexwar", "skirmish" or a plug-in's)
+    against ``opponent``; see the module docstring for the page. Everything game-specific comes from the
+    registry entry's env (its spaces, render modes, engine), so a new game needs no edit here.
 
     ``pool`` is the older name of ``opponent`` (an :class:`OpponentPool`), kept for callers that use it.
     """
@@ -164,8 +167,8 @@ class SelfPlayEnv(gymnasium.Env):
         self.game = game
         self.aec = make_raw_env(game, scenario, rules, actions)
         self.steps = actions == "steps"  # naval-v1: the learner acts in steps; opponents play whole moves
-        modes = list(self.aec.metadata["render_modes"])
-        self.metadata = {"render_modes": modes, "render_fps": self.aec.metadata["render_fps"]}
+        modes = list(self.aec.metadata.get("render_modes", []))
+        self.metadata = {"render_modes": modes, "render_fps": self.aec.metadata.get("render_fps", 4)}
         if render_mode is not None and render_mode not in modes:
             raise ValueError(f"render_mode {render_mode!r} is not one of {modes} for {game}")
         self.render_mode = render_mode
@@ -173,13 +176,14 @@ class SelfPlayEnv(gymnasium.Env):
         self.agents = self.aec.possible_agents
         first = self.aec.observation_space(self.agents[0])
         self.observation_space = first["observation"]
-        self.action_space = spaces.Discrete(self.aec.NUM_ACTIONS)
+        n_actions = int(self.aec.action_space(self.agents[0]).n)
+        self.action_space = spaces.Discrete(n_actions)
         chosen = pool if pool is not None else opponent
         self.pool: Any = _SingleOpponent(game, chosen) if isinstance(chosen, str) else chosen
         self.seat = 0
         self.opponent: Any = None
         self.opponent_name = ""
-        self._mask = np.zeros(self.aec.NUM_ACTIONS, dtype=bool)
+        self._mask = np.zeros(n_actions, dtype=bool)
         self._over = False
 
     # -------------------------------------------------------------- pool control (env_method)
@@ -295,13 +299,27 @@ class SelfPlayEnv(gymnasium.Env):
         return obs["observation"]
 
 
-IDS: dict[str, dict[str, str]] = {
-    "cardwar/NavalSelfPlay-v0": {"game": "naval"},
-    "cardwar/NavalStepsSelfPlay-v0": {"game": "naval", "actions": "steps"},
-    "cardwar/HexwarSelfPlay-v0": {"game": "hexwar"},
-    "cardwar/SkirmishSelfPlay-v0": {"game": "skirmish"},
-}
-"""The registered ids and the arguments each gives :class:`SelfPlayEnv`."""
+STEPS_IDS: dict[str, dict[str, str]] = {"cardwar/NavalStepsSelfPlay-v0": {"game": "naval", "actions": "steps"}}
+"""Ids of another action space of a game (naval-v1's steps), beside each game's own id."""
+
+
+def game_id(game: str) -> str:
+    """The gymnasium id of ``game``'s self-play env: ``cardwar/<Name>SelfPlay-v0`` (naval -> NavalSelfPlay-v0)."""
+    return f"cardwar/{game.capitalize()}SelfPlay-v0"
+
+
+def ids() -> dict[str, dict[str, str]]:
+    """The ids :func:`register` registers and the arguments each gives :class:`SelfPlayEnv`: one a game the
+    registry holds now (:func:`game_id`), and :data:`STEPS_IDS`."""
+    from cardwar import games
+
+    found = {game_id(name): {"game": name} for name in games.names()}
+    return {**found, **STEPS_IDS}
+
+
+IDS: dict[str, dict[str, str]] = ids()
+"""The ids registered on import (the shipped games and installed plug-ins); :func:`register` again adds those
+of games registered since."""
 
 RENAMED = {"cardwar/NavalSelfPlay-v1": "cardwar/NavalStepsSelfPlay-v0"}
 """Old ids that still make the env of their new name."""
@@ -329,8 +347,9 @@ def _renamed(new_id: str, old_id: str) -> Any:
 
 
 def register() -> None:
-    """Register the self-play ids (:data:`IDS`, and the old names in :data:`RENAMED`) with gymnasium (on import)."""
-    for env_id, kwargs in IDS.items():
+    """Register the self-play ids (:func:`ids`, and the old names in :data:`RENAMED`) with gymnasium (on import;
+    again after a plug-in game is registered, for its id)."""
+    for env_id, kwargs in ids().items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="cardwar.training.selfplay_env:SelfPlayEnv",
                                vector_entry_point="cardwar.training.selfplay_env:vector_env",

@@ -11,6 +11,7 @@ from cardwar.envs.hexwar.observation import encode_observation as encode_hex
 from cardwar.envs.naval.observation import encode_observation as encode_naval
 from cardwar.training.opponents import OpponentPool
 from cardwar.training.selfplay_env import SelfPlayEnv
+from tests.test_plugin_game import pile_game  # noqa: F401 - the plug-in game, registered for a test
 
 GAMES = [("naval", None), ("hexwar", "meeting_engagement")]
 
@@ -166,3 +167,39 @@ def test_a_fixed_opponent_plays_the_same_episode_from_the_same_seed():
         return trail + [env.seat, reward]
 
     assert episode(4) == episode(4)
+
+
+def test_a_plug_in_game_plays_in_the_self_play_env_with_no_edit(pile_game):
+    """SelfPlayEnv asks the game registry (issue 28): the plug-in test game ("take the last", 9 counters, take 1-3)
+    is a gymnasium env as it is. The learner plays the perfect strategy (leave a multiple of 4), as does the
+    plug-in's heuristic when it can: from 9 the first seat always wins, so the learner's result is +1 on seat 0
+    and -1 on seat 1, given at once when the opponent's move ends the game."""
+    import gymnasium
+
+    from cardwar.training import selfplay_env
+
+    env = SelfPlayEnv("pile", opponent="heuristic")
+    assert env.observation_space.shape == (2,) and env.action_space.n == 3
+    check_env(env, warn=False, skip_render_check=True)
+    seats = set()
+    for seed in range(8):
+        obs, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            pile = round(float(obs[0]) * 9)
+            take = pile % 4 or 1
+            assert env.action_masks()[take - 1]
+            obs, reward, done, truncated, step_info = env.step(take - 1)
+            assert not truncated
+        assert reward == step_info["result"] == (1.0 if info["seat"] == 0 else -1.0)
+        seats.add(info["seat"])
+    assert seats == {0, 1}
+    selfplay_env.register()  # ids for games registered since the import
+    env_id = selfplay_env.game_id("pile")
+    try:
+        made = gymnasium.make(env_id, opponent="random")
+        assert isinstance(made.unwrapped, SelfPlayEnv) and made.unwrapped.game == "pile"
+        obs, _ = made.reset(seed=1)
+        made.step(int(np.flatnonzero(made.unwrapped.action_masks())[0]))
+    finally:
+        gymnasium.registry.pop(env_id, None)

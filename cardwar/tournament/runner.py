@@ -161,6 +161,25 @@ _PROBE = ("import sys, ray\n"
           "ray.shutdown()\n")
 
 
+def ray_auth_problem(stderr: str, mode: str | None = None) -> str | None:
+    """What a driver must do to join, if ``stderr`` (of a failed ``ray.init(address=...)``) says the cluster refused
+    its token, else None. Since Ray 2.5x a cluster may run with token authentication, and a driver joins it only
+    with ``RAY_AUTH_MODE=token`` and the cluster's token; Ray's own error names neither (``ConnectionError:
+    Failed to connect to Ray cluster``, below an ``AuthenticationError``). ``mode``: this process's RAY_AUTH_MODE."""
+    text = stderr.lower()
+    if not any(k in text for k in ("authenticationerror", "invalidauthtoken", "token authentication is enabled")):
+        return None
+    mode = (os.environ.get("RAY_AUTH_MODE", "") if mode is None else mode).strip().lower()
+    where = ("the head's ~/.ray/auth_token copied to ~/.ray/auth_token here, or RAY_AUTH_TOKEN (or "
+             "RAY_AUTH_TOKEN_PATH); docs/training.md, RLlib, 'Scaling env runners across machines'")
+    if mode != "token":
+        return (f"the cluster uses token authentication and this driver does not (RAY_AUTH_MODE is "
+                f"{mode or 'unset'}): set RAY_AUTH_MODE=token and give it the cluster's token: {where}")
+    if "no authentication token was found" in text:
+        return f"RAY_AUTH_MODE=token is set but no token was found: give the cluster's token: {where}"
+    return f"the cluster refused this driver's token (RAY_AUTH_MODE=token): give the cluster's own token: {where}"
+
+
 def check_ray_address(address: str, timeout: float = RAY_CONNECT_S) -> None:
     """Fail in one line, within about ``timeout`` seconds, unless a Ray cluster answers at ``address``.
 
@@ -193,6 +212,9 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_S) -> None:
             pass
         proc.wait()
     if proc.returncode != 0:
+        auth = ray_auth_problem(err or "")
+        if auth:
+            raise ValueError(f"--ray-address {address}: {auth}")
         lines = [x.strip() for x in (err or "").splitlines() if x.strip()]
         why = next((x for x in reversed(lines) if "Error" in x or "error" in x), lines[-1] if lines else "")
         raise ValueError(f"--ray-address {address}: cannot connect to Ray ({why[:300] or f'exit {proc.returncode}'})")

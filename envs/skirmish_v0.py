@@ -78,8 +78,9 @@ option is a `SkirmishRulesError` naming the known ones. `render_mode` is `"ansi"
 ## Version history
 * v0: first release (issue 20). Issue 28: the observation is channels-last, {{OBS_SHAPE}}, where it was
   planes first, (planes, 16, 24): `new[row, col, p] == old[p, row, col]`, nothing else changed. Models
-  trained on the planes-first form still load and play as before (`cardwar.training.skirmish_policy`
-  reads either layout; `ppo:PATH` gives such a model the observation it was trained on).
+  trained on the planes-first form still load and play as before: `cardwar.training.skirmish_policy`'s
+  trunk reads either layout, and `ppo:PATH` loads such a model to read the channels-last one with the
+  same weights.
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ class Demonstrations:
 
 SKIP_FORCED = frozenset({"skirmish"})
 """Games whose forced steps (one legal action) are not recorded: they teach the policy nothing, and a
-skirmish observation is 221 x 16 x 24 values (a sixth of its steps are forced)."""
+skirmish observation is 16 x 24 x 221 values (a sixth of its steps are forced)."""
 QUANTIZED = frozenset({"skirmish"})
 """Games whose observations (all in [0, 1]) are kept as uint8 steps of 1/255 (half of float16's memory:
 a skirmish example is 85 kB so, 100k examples 8.5 GB); :func:`obs_tensor` scales them back."""

@@ -14,13 +14,21 @@ See ``docs/openspiel.md`` for what the bridge can and cannot do.
 
 from __future__ import annotations
 
+from typing import Any
+
+MISSING = "the OpenSpiel bridge needs open_spiel: pip install 'cardwar[openspiel]'"
 try:
     import pyspiel  # noqa: F401
-except ImportError as err:  # pragma: no cover - depends on the environment
-    raise ImportError("the OpenSpiel bridge needs open_spiel: pip install 'cardwar[openspiel]'") from err
+except ImportError:  # pragma: no cover - depends on the environment
+    # The package still imports, so ``python -m cardwar.openspiel.train`` can say this in one line; every name
+    # of the bridge raises ImportError with it (``from cardwar.openspiel import load``).
+    def __getattr__(name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise ImportError(MISSING)
+else:
+    from cardwar.openspiel.games import GAME_NAMES, PREFIX, CardwarGame, CardwarState, load, register
 
-from cardwar.openspiel.games import GAME_NAMES, PREFIX, CardwarGame, CardwarState, load, register
-
-register()
+    register()
 
 __all__ = ["GAME_NAMES", "PREFIX", "CardwarGame", "CardwarState", "load", "register"]

@@ -173,7 +173,9 @@ class CardwarGame(pyspiel.Game):
         if scenario is not None and scenario not in g.scenarios():
             raise ValueError(f"unknown {g.name} scenario {scenario!r}; the bridge plays the shipped scenarios: "
                              f"{', '.join(g.scenarios())}")
-        rules = {k: full[k] for k in g.default_rules()}
+        # OpenSpiel fills in every default: an option at the rules' default is left to the game, so a scenario
+        # that sets its own rules (the skirmish's do) keeps them, as the env does with no rules given.
+        rules = {k: full[k] for k, default in g.default_rules().items() if full[k] != default}
         g.rules_from_dict(rules)  # a ValueError naming the option for a value the rules do not take
         self.env = g.make_env(scenario, rules)
         probe = g.make_env(scenario, rules)

@@ -116,7 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import pyspiel  # noqa: F401
     except ImportError:
-        print("error: training in OpenSpiel needs open_spiel: pip install 'cardwar[openspiel]'", file=sys.stderr)
+        from cardwar.openspiel import MISSING
+
+        print(f"error: {MISSING}", file=sys.stderr)
         return 2
     try:
         hidden = [int(x) for x in args.hidden.split(",") if x.strip()]

@@ -227,6 +227,10 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
      "cardwar match naval openspiel:ismcts,iterations=10 random --games 2", None),
     ("cardwar match hexwar openspiel:ismcts,iterations=50 heuristic --games 10",
      "cardwar match hexwar openspiel:ismcts,iterations=5 heuristic --games 2", None),
+    ("python -m cardwar.openspiel.train naval --episodes 2000 --out nfsp_naval.pt",
+     "python -m cardwar.openspiel.train naval --episodes 20 --hidden 8 --log-every 0 --out nfsp_naval.pt", None),
+    ("cardwar match naval openspiel:policy=nfsp_naval.pt random --games 20",
+     "cardwar match naval openspiel:policy=nfsp_naval.pt random --games 2", None),
     ("cardwar train naval --config naval --export agents/pretrained/rounds/naval_round0.zip",
      f"cardwar train naval --config naval --export agents/pretrained/rounds/naval_round0.zip {TINY_TRAIN}", None),
     ("cardwar match naval ppo:runs/naval__ppo__0__.../final.zip heuristic --games 200 --workers 2",
@@ -320,7 +324,7 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
      "--cors-origin https://mygame.example", SKIP + "a public server that runs until stopped", None),
 ]
 _DOCS_TIMEOUT = 180
-EXTRAS = {"openspiel:": ("pyspiel", "pip install 'cardwar[openspiel]'")}
+EXTRAS = {"openspiel": ("pyspiel", "pip install 'cardwar[openspiel]'")}  # openspiel: specs, cardwar.openspiel.train
 """An agent spec that needs an optional extra: without its module, the documented answer is exit 2 naming it."""
 
 

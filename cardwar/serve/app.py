@@ -32,9 +32,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import anyio.to_thread
-from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi import Depends, FastAPI, Header, Query, Request, Security
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
+from fastapi.security import APIKeyQuery, HTTPBearer
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -47,7 +48,8 @@ from cardwar.serve.docs_pages import add_docs
 from cardwar.serve.errors import ServeError
 from cardwar.serve.events import Broadcaster, StreamLimits
 from cardwar.serve.middleware import BodyLimit, error_response
-from cardwar.serve.schema import ERRORS, MoveBody, NewSession, ResignBody, rule_options
+from cardwar.serve.schema import (ERRORS, MoveAnswer, MoveBody, NewSession, NewSessionAnswer, ResignBody,
+                                  SessionState, rule_options)
 from cardwar.serve.sessions import Session, SessionManager, scenarios
 from cardwar.serve.settings import ServerSettings
 
@@ -63,6 +65,22 @@ def page_module(page: str | None) -> str | None:
     return name if "/" not in name and (STATIC / name).is_file() else None
 
 log = logging.getLogger("cardwar.serve")
+
+BEARER = HTTPBearer(auto_error=False, scheme_name="token", description="the session's token (or, where the route "
+                                                                       "says so, its watch token)")
+TOKEN_QUERY = APIKeyQuery(name="token", auto_error=False, scheme_name="token_query",
+                          description="the same token as ?token= (a browser's EventSource, a link)")
+"""The security schemes, so that /docs has an Authorize button; the routes read the header themselves."""
+TOKEN = [Security(BEARER)]
+TOKEN_OR_QUERY = [Security(BEARER), Security(TOKEN_QUERY)]
+Auth = Annotated[str | None, Header(include_in_schema=False)]
+"""The ``Authorization`` header (documented by :data:`BEARER`)."""
+QueryToken = Annotated[str | None, Query(max_length=100, include_in_schema=False)]
+"""``?token=`` (documented by :data:`TOKEN_QUERY`)."""
+
+
+def state_answer(description: str) -> dict[int | str, dict[str, Any]]:
+    return {**ERRORS, 200: {"model": SessionState, "description": description}}
 
 
 def _validation_message(err: RequestValidationError) -> str:
@@ -102,17 +120,16 @@ async def _stream(request: Request, session_id: str, authorization: str | None, 
         yield stream
 
 
-async def player_stream(request: Request, session_id: str, authorization: Annotated[str | None, Header()] = None,
-                        token: Annotated[str | None, Query(max_length=100)] = None) -> AsyncIterator[streams.Stream]:
+async def player_stream(request: Request, session_id: str, authorization: Auth = None,
+                        token: QueryToken = None) -> AsyncIterator[streams.Stream]:
     """The person's stream, checked and counted before it starts (a browser's EventSource cannot send
     headers, so ``?token=`` is taken too)."""
     async for stream in _stream(request, session_id, authorization, token, spectator=False):
         yield stream
 
 
-async def spectator_stream(request: Request, session_id: str, authorization: Annotated[str | None, Header()] = None,
-                           token: Annotated[str | None, Query(max_length=100)] = None
-                           ) -> AsyncIterator[streams.Stream]:
+async def spectator_stream(request: Request, session_id: str, authorization: Auth = None,
+                           token: QueryToken = None) -> AsyncIterator[streams.Stream]:
     """A spectator's stream: the session's watch token (or its token); public information only."""
     async for stream in _stream(request, session_id, authorization, token, spectator=True):
         yield stream
@@ -220,7 +237,8 @@ def create_app(settings: ServerSettings) -> FastAPI:
     async def in_play_thread(fn: Any, *args: Any) -> Any:
         return await anyio.to_thread.run_sync(partial(fn, *args), limiter=playing)
 
-    @app.post("/api/sessions", status_code=201, responses=ERRORS, summary="Start a game against a bot")
+    @app.post("/api/sessions", status_code=201, summary="Start a game against a bot",
+              responses={**ERRORS, 201: {"model": NewSessionAnswer, "description": "The new session"}})
     async def new_session(body: NewSession, request: Request) -> JSONResponse:
         return await in_play_thread(create_session, body, client_of(request))
 
@@ -234,15 +252,16 @@ def create_app(settings: ServerSettings) -> FastAPI:
         response.status_code = 201
         return response
 
-    @app.get("/api/sessions/{session_id}", responses=ERRORS, summary="The game as your seat sees it")
-    def read_session(session_id: str, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    @app.get("/api/sessions/{session_id}", response_model=None, responses=state_answer("The state"),
+             dependencies=TOKEN, summary="The game as your seat sees it")
+    def read_session(session_id: str, authorization: Auth = None) -> dict[str, Any]:
         session = authorized(session_id, authorization)
         manager.touch(session)
         return session.state()
 
-    @app.post("/api/sessions/{session_id}/moves", responses=ERRORS, summary="Play a move; the bot answers")
-    async def play(session_id: str, body: MoveBody,
-                   authorization: Annotated[str | None, Header()] = None) -> JSONResponse:
+    @app.post("/api/sessions/{session_id}/moves", summary="Play a move; the bot answers", dependencies=TOKEN,
+              responses={**ERRORS, 200: {"model": MoveAnswer, "description": "The bot's answer and the state"}})
+    async def play(session_id: str, body: MoveBody, authorization: Auth = None) -> JSONResponse:
         return await in_play_thread(play_move, session_id, body, authorization)
 
     def play_move(session_id: str, body: MoveBody, authorization: str | None) -> JSONResponse:
@@ -255,33 +274,35 @@ def create_app(settings: ServerSettings) -> FastAPI:
         return timed({"bot_moves": bot_lines, "state": state},
                      (time.perf_counter() - start) * 1000 - timing.bot_ms - timing.pad_ms, timing.bot_ms)
 
-    @app.post("/api/sessions/{session_id}/resign", responses=ERRORS, summary="Resign the game")
-    def resign(session_id: str, body: ResignBody | None = None,
-               authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    @app.post("/api/sessions/{session_id}/resign", response_model=None, responses=state_answer("The final state"),
+              dependencies=TOKEN, summary="Resign the game")
+    def resign(session_id: str, body: ResignBody | None = None, authorization: Auth = None) -> dict[str, Any]:
         session = authorized(session_id, authorization)
         return manager.resign(session, body.version if body else None)
 
-    @app.get("/api/sessions/{session_id}/spectate", responses=ERRORS,
+    @app.get("/api/sessions/{session_id}/spectate", response_model=None, dependencies=TOKEN,
+             responses=state_answer("The public state"),
              summary="Public information only (the session's watch token, or its token)")
-    def spectate(session_id: str, authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+    def spectate(session_id: str, authorization: Auth = None) -> dict[str, Any]:
         return authorized(session_id, authorization, watch=True).state(spectator=True)
 
-    @app.get("/api/sessions/{session_id}/record", responses=ERRORS,
+    @app.get("/api/sessions/{session_id}/record", responses=ERRORS, dependencies=TOKEN_OR_QUERY,
              summary="The game record (cardwar replay), once the game is over (either token)")
-    def record(session_id: str, authorization: Annotated[str | None, Header()] = None,
-               token: Annotated[str | None, Query(max_length=100)] = None) -> JSONResponse:
+    def record(session_id: str, authorization: Auth = None, token: QueryToken = None) -> JSONResponse:
         session = authorized(session_id, authorization, token, watch=True)
         if not session.finished:
             raise ServeError(409, "the record is given once the game is over (it shows every hidden card)")
         return JSONResponse(session.record().to_dict())
 
     @app.get("/api/sessions/{session_id}/events", response_class=EventSourceResponse, responses=ERRORS,
+             dependencies=TOKEN_OR_QUERY,
              summary="Server-sent events: your seat's state after every change")
     async def events(stream: Annotated[streams.Stream, Depends(player_stream)]) -> AsyncIterator[ServerSentEvent]:
         async for event in streams.events(manager, stream, broadcaster):
             yield event
 
     @app.get("/api/sessions/{session_id}/spectate/events", response_class=EventSourceResponse, responses=ERRORS,
+             dependencies=TOKEN_OR_QUERY,
              summary="Server-sent events: the public state after every change (watch token, or the token)")
     async def spectate_events(stream: Annotated[streams.Stream, Depends(spectator_stream)]
                               ) -> AsyncIterator[ServerSentEvent]:
@@ -289,7 +310,7 @@ def create_app(settings: ServerSettings) -> FastAPI:
             yield event
 
     # ------------------------------------------------------------------ the page
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     def page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 

@@ -2,18 +2,19 @@
 
 FastAPI's own pages load their scripts from a CDN, so with no network they are blank. The
 scripts and styles here are the copies the ``fastapi-offline`` package ships, served at
-:data:`ASSETS`. The pages also carry a Content-Security-Policy that lets them load nothing
-from another host (ReDoc's sidebar would fetch a logo from its maker's CDN; blocked, it is left out).
+:data:`ASSETS` (ReDoc's with its sidebar logo pointed at this server, not its maker's CDN). The
+pages also carry a Content-Security-Policy that lets them load nothing from another host.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import fastapi_offline
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 ASSETS = "/static-docs"
@@ -25,6 +26,18 @@ SAME_HOST_ONLY = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-
 """The docs pages' Content-Security-Policy: this server only (the inline parts are FastAPI's own page)."""
 
 
+REDOC_LOGO_CDN = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+"""The one address ReDoc's script loads from the network (the sidebar's "API docs by Redocly" logo)."""
+
+
+@lru_cache(maxsize=1)
+def redoc_without_cdn() -> bytes:
+    """ReDoc's script as ``fastapi-offline`` ships it, its logo taken from this server (the page's favicon) instead
+    of Redocly's CDN: nothing of /redoc comes from the network (issue 28)."""
+    script = (ASSET_DIR / "redoc.standalone.js").read_bytes()
+    return script.replace(REDOC_LOGO_CDN.encode(), FAVICON.encode())
+
+
 def _same_host_only(page: HTMLResponse) -> HTMLResponse:
     page.headers["Content-Security-Policy"] = SAME_HOST_ONLY
     return page
@@ -33,9 +46,14 @@ def _same_host_only(page: HTMLResponse) -> HTMLResponse:
 def add_docs(app: FastAPI) -> None:
     """Add ``/docs``, its OAuth2 redirect and ``/redoc`` to ``app`` (made with ``docs_url=None, redoc_url=None``)."""
     title = app.title
+
+    @app.get(f"{ASSETS}/redoc.standalone.js", include_in_schema=False)
+    def redoc_script() -> Response:  # before the mount, which would serve the file as shipped
+        return Response(redoc_without_cdn(), media_type="text/javascript; charset=utf-8")
+
     app.mount(ASSETS, StaticFiles(directory=ASSET_DIR), name="docs-assets")
 
-    @app.get("/docs", include_in_schema=False)
+    @app.api_route("/docs", methods=["GET", "HEAD"], include_in_schema=False)
     def swagger_ui() -> HTMLResponse:
         return _same_host_only(get_swagger_ui_html(
             openapi_url=app.openapi_url or "/openapi.json", title=f"{title} - Swagger UI",
@@ -47,7 +65,7 @@ def add_docs(app: FastAPI) -> None:
     def swagger_ui_redirect() -> HTMLResponse:
         return get_swagger_ui_oauth2_redirect_html()
 
-    @app.get("/redoc", include_in_schema=False)
+    @app.api_route("/redoc", methods=["GET", "HEAD"], include_in_schema=False)
     def redoc() -> HTMLResponse:
         return _same_host_only(get_redoc_html(
             openapi_url=app.openapi_url or "/openapi.json", title=f"{title} - ReDoc",

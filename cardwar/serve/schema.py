@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
 from cardwar import games
 from cardwar.serve.sessions import MAX_SEED
@@ -26,12 +26,73 @@ class NewSession(BaseModel):
     seed: Annotated[int, Field(ge=0, le=MAX_SEED)] | None = None
     move_ms: Annotated[int, Field(ge=1)] | None = None
 
-    @field_validator("game")
-    @classmethod
-    def _known_game(cls, value: str) -> str:
-        if not games.known(value):
-            raise ValueError(f"unknown game {value!r}; games: {', '.join(games.names())}")
-        return value
+
+class LegalMove(BaseModel):
+    """A move the seat may make now: send its ``id`` or its ``move`` (notation); ``steps`` are the clicks that
+    build it (``card:9C``, ``zone:G``, ``unit:3``, ``hex:C4``), [] for a button."""
+
+    id: int
+    move: str
+    steps: list[str]
+
+
+class BotInfo(BaseModel):
+    """The bot: its seat, agent, the options it was built with and its time per move."""
+
+    seat: str
+    agent: str
+    options: dict[str, Any]
+    move_ms: int
+
+
+class SessionState(BaseModel):
+    """The game as one seat (or a spectator) sees it: the last saved state (docs/serve.md, "The state")."""
+
+    model_config = ConfigDict(extra="allow")
+    session: str
+    game: str
+    version: Annotated[int, Field(description="+1 at every change; send it back with a move (409 if stale)")]
+    status: Annotated[str, Field(description="your_turn, waiting (a spectator's game in play) or over")]
+    you: Annotated[str | None, Field(description="your seat (null for a spectator)")]
+    bot: BotInfo
+    to_move: str | None
+    turn: int
+    scenario: str | None
+    rules: dict[str, Any]
+    view: Annotated[dict[str, Any], Field(description="the seat's information view (docs/engine-protocol.md)")]
+    legal: list[LegalMove]
+    log: list[str]
+    log_seats: list[str | None]
+    result: Annotated[dict[str, Any] | None, Field(
+        description="once over: winner, returns, turns, detail (with the game's reason), or resigned, or forfeit")]
+    page: str | None
+    map: Annotated[dict[str, Any] | None, Field(description="hex games: the public map")] = None
+
+
+class Timing(BaseModel):
+    """Only with ``cardwar serve --timing`` (an operator's measurement; docs/serve.md, "Timing")."""
+
+    server_ms: float
+    bot_ms: float
+
+
+class NewSessionAnswer(BaseModel):
+    """A new session: keep ``token`` (it plays) and hand ``watch_token`` to spectators."""
+
+    id: str
+    token: str
+    watch_token: str
+    bot_moves: Annotated[list[str], Field(description="the bot's moves before yours, as your log tells them")]
+    state: SessionState
+    timing: Timing | None = None
+
+
+class MoveAnswer(BaseModel):
+    """The bot's answer to a move, and the state after it."""
+
+    bot_moves: list[str]
+    state: SessionState
+    timing: Timing | None = None
 
 
 class MoveBody(BaseModel):

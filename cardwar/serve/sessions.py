@@ -228,6 +228,8 @@ class SessionManager:
         spectators' (watch) token and the timings."""
         since = self.clock()
         game = request["game"]
+        if not games.known(game):  # a 400 like every other unknown name of the request (docs/serve.md, Errors)
+            raise bad_request(f"unknown game {game!r}; games: {', '.join(games.names())}")
         g = games.get(game)
         seats = seats_of(game)
         seat = request.get("seat") or seats[0]
@@ -414,8 +416,9 @@ class SessionManager:
         if session.status != "open" or session.over:
             raise ServeError(409, "the game is over")
         if version is not None and version != session.version:
-            raise ServeError(409, f"stale version {version}: the game is at version {session.version}; "
-                                  "read the state again")
+            committed = session.state()["version"]  # what every read returns now (the lock is held: no move half done)
+            raise ServeError(409, f"stale version {version}: the last saved state is version {committed}, the one "
+                                  "every read returns now; read the state again and choose from it")
         if session.table.to_move != session.human:  # the bot always answers before a request returns
             raise ServeError(409, "it is not your turn")
 

@@ -79,7 +79,7 @@ def test_the_same_move_sent_twice_is_applied_once(api):
 
 
 @pytest.mark.parametrize("body, status, words", [
-    ({"game": "chess"}, 422, "game"),
+    ({"game": "chess"}, 400, "unknown game"),  # docs/serve.md: an unknown name is a 400
     ({"agent": "alphazero"}, 400, "unknown agent"),
     ({"agent": "ppo", "options": {"path": "/etc/passwd"}}, 400, "set by the server"),
     ({"agent": "mcts", "options": {"seconds": 100}}, 400, "move_ms"),

@@ -126,13 +126,22 @@ def test_serve_command_line_mistakes_are_one_line_and_exit_2(tmp_path):
             assert len(lines) == 1 and "error" in lines[0] and "Traceback" not in r.stderr, (args, r.stderr)
 
 
-def test_the_documented_example_client_plays_a_whole_game(tmp_path):
+def test_the_documented_example_client_plays_a_whole_game_of_each_game(tmp_path):
+    """docs/examples/serve_client.py against a live server: every game of the registry (the skirmish on its duel,
+    the smallest map), to the end, with why it ended (each game's result names its reason)."""
+    from cardwar import games
+
     with ServerProcess(tmp_path / "s.db") as server:
-        for game in ("naval", "hexwar"):
-            r = run_command([sys.executable, "docs/examples/serve_client.py", game, "random", "--url", server.url],
-                            timeout=120)
+        for game in games.names():
+            extra = ["--scenario", "duel"] if game == "skirmish" else []
+            r = run_command([sys.executable, "docs/examples/serve_client.py", game, "random", "--url", server.url,
+                             *extra], timeout=300)
             assert r.returncode == 0, r.stderr
             assert "result: {" in r.stdout and "winner" in r.stdout
+            last = r.stdout.strip().splitlines()[-1]
+            assert last.startswith("winner: ") and last.split(" - ", 1)[1].strip(), last  # a reason is printed
+        r = run_command([sys.executable, "docs/examples/serve_client.py", "chess", "--url", server.url], timeout=60)
+        assert r.returncode == 2 and "the server offers naval, hexwar, skirmish" in r.stderr
 
 
 def raw_request(port: int, head: bytes) -> tuple[int, dict[str, str], bytes]:

@@ -1,12 +1,18 @@
-"""One engine process: lines in and out with deadlines, and a kill that takes its whole process group.
+"""One engine process: lines in and out with deadlines, and a kill that takes everything it started.
 
-The process runs in its own session (so its own process group): a kill reaches
-anything it started. Pipes are non-blocking and waited on with ``poll`` (no
-thread, no sleep loop), together with a pidfd where Linux has one, so a crash is
-seen at once even when a child still holds the output pipe. A finalizer kills
-the group if the owner forgets to, at the latest when Python exits; only the
-process that started the engine ever kills it (a forked child that inherited the
-object lets it be).
+On Linux the engine is started under its keeper (:mod:`cardwar.engine.reaper`), a small
+process that is the child subreaper of everything the engine starts: a descendant that
+leaves the engine's session (``setsid``) or double-forks stays in the keeper's tree, and the
+keeper ends them all when the engine exits, when it is killed, and when the dealer itself
+dies, ``kill -9`` included (it watches the dealer through a pidfd). The engine also gets
+the parent-death signal ``SIGKILL``, so it cannot outlive its keeper. Elsewhere the engine
+runs in its own session (so its own process group), and a kill reaches that group.
+
+Pipes are non-blocking and waited on with ``poll`` (no thread, no sleep loop), together
+with a pidfd where Linux has one, so a crash is seen at once even when a child still holds
+the output pipe. A finalizer ends the engine if the owner forgets to, at the latest when
+Python exits; only the process that started the engine ever kills it (a forked child that
+inherited the object lets it be).
 
 The engine's stderr goes nowhere, or to a file through :class:`CappedLog`: the
 dealer reads the stderr pipe whenever it waits on the engine (never blocking on
@@ -20,6 +26,7 @@ import os
 import select
 import signal
 import subprocess
+import sys
 import time
 import weakref
 from collections import deque
@@ -86,18 +93,30 @@ class CappedLog:
         self._file.close()
 
 
-def _kill_group(proc: subprocess.Popen, files: tuple[Any, ...], owner: int) -> None:
-    """SIGKILL the process group of ``proc`` (its leader not yet reaped, so the id is still its own), reap it.
+def _kill_group(proc: subprocess.Popen, files: tuple[Any, ...], owner: int, kept: bool = False) -> None:
+    """End the engine and everything it started, and reap it.
 
-    Only in the process that started it (``owner``): a forked child that inherited the object only closes
-    its copies of the pipes."""
+    ``kept``: ``proc`` is the engine's keeper: asked to end (SIGTERM), it SIGKILLs every process below
+    it and exits; one that does not within :data:`KEEPER_GRACE_S` is killed with its group and the
+    engine's. Otherwise SIGKILL to the process group of ``proc`` (its leader not yet reaped, so the id
+    is still its own). Only in the process that started it (``owner``): a forked child that inherited
+    the object only closes its copies of the pipes."""
     if os.getpid() != owner:
         _close_all(files)
         return
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    groups = [proc.pid]
+    if kept:
+        try:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=KEEPER_GRACE_S)
+        except subprocess.TimeoutExpired:  # pragma: no cover - a keeper stopped or stuck in the kernel
+            pass
+        groups = [] if proc.returncode is not None else [proc.pid, getattr(proc, "engine_pid", proc.pid)]
+    for group in groups:
+        try:
+            os.killpg(group, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
     try:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:  # pragma: no cover - a process stuck in the kernel
@@ -121,14 +140,14 @@ class EngineProcess:
                  env: dict[str, str] | None = None) -> None:
         self._log: CappedLog | None = CappedLog(stderr, stderr_cap) if stderr is not None else None
         try:
-            self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL if self._log is None else subprocess.PIPE,
-                                         bufsize=0, start_new_session=True, close_fds=True, cwd=cwd, env=env)
+            self.proc, self.pid = _start(list(argv), cwd=cwd, env=env,
+                                         stderr=subprocess.DEVNULL if self._log is None else subprocess.PIPE)
         except BaseException:
             if self._log is not None:
                 self._log.close()
             raise
-        self.pid = self.proc.pid
+        self.kept = self.pid != self.proc.pid
+        """Under its keeper (:mod:`cardwar.engine.reaper`): ``pid`` is the engine's, ``proc`` the keeper's."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._in, self._out = self.proc.stdin.fileno(), self.proc.stdout.fileno()
         self._err = -1 if self.proc.stderr is None else self.proc.stderr.fileno()
@@ -137,7 +156,7 @@ class EngineProcess:
         self._pidfd = -1
         if hasattr(os, "pidfd_open"):
             try:
-                self._pidfd = os.pidfd_open(self.pid)
+                self._pidfd = os.pidfd_open(self.proc.pid)
             except OSError:  # an old kernel: EOF on the pipe tells a crash instead
                 self._pidfd = -1
         files: tuple[Any, ...] = (self.proc.stdin, self.proc.stdout)
@@ -147,7 +166,7 @@ class EngineProcess:
             files += (_Fd(self._pidfd),)
         if self._log is not None:
             files += (self._log,)
-        self._finalizer = weakref.finalize(self, _kill_group, self.proc, files, os.getpid())
+        self._finalizer = weakref.finalize(self, _kill_group, self.proc, files, os.getpid(), self.kept)
         self._reader = select.poll()
         self._reader.register(self._out, select.POLLIN)
         if self._pidfd >= 0:
@@ -294,9 +313,9 @@ class EngineProcess:
     def _exit_note(self) -> str:
         """How the engine ended, read without reaping it (its process group stays ours to kill)."""
         if self._eof and not self._exited:
-            self.wait_exit(0.2)  # output closed: most likely exiting; wait a moment for its status
-        try:
-            info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            self.wait_exit(1.0)  # output closed: most likely exiting (its keeper ending the rest); wait for its status
+        try:  # the keeper exits as the engine did: its code, or the same signal
+            info = os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
         except ChildProcessError:
             info = None
         if info is None:
@@ -304,6 +323,62 @@ class EngineProcess:
         if info.si_code == os.CLD_EXITED:
             return f"it exited with status {info.si_status}"
         return f"it was killed by signal {info.si_status}"
+
+
+KEEPER_GRACE_S = 5.0
+"""How long the keeper is given to end everything below it when asked, before its group is killed outright."""
+
+_REAPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reaper.py")
+
+
+def _start(argv: list[str], *, stderr: int, cwd: str | os.PathLike | None,
+           env: dict[str, str] | None) -> tuple[subprocess.Popen, int]:
+    """Start ``argv`` with piped stdin and stdout: (the process we wait on, the engine's process id).
+
+    On Linux under its keeper (the engine's pid comes back on a pipe once it has been executed; a
+    program that cannot be executed raises :class:`OSError` as ``Popen`` would); elsewhere, or if
+    the keeper cannot run, directly in a session of its own."""
+    popen = dict(stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, bufsize=0, start_new_session=True,
+                 close_fds=True, cwd=cwd, env=env)
+    if not (sys.platform.startswith("linux") and sys.executable and os.path.isfile(_REAPER)):
+        proc = subprocess.Popen(argv, **popen)
+        return proc, proc.pid
+    report_r, report_w = os.pipe()
+    try:
+        keeper = subprocess.Popen([sys.executable, "-I", "-S", _REAPER, str(report_w), str(os.getpid()), *argv],
+                                  pass_fds=(report_w,), **popen)
+    except BaseException:
+        os.close(report_r)
+        raise
+    finally:
+        os.close(report_w)
+    try:
+        line = _read_report(report_r, time.monotonic() + 30.0)
+    finally:
+        os.close(report_r)
+    word, _, value = line.partition(" ")
+    if word == "ok" and value.isdigit():
+        keeper.engine_pid = int(value)  # type: ignore[attr-defined]
+        return keeper, int(value)
+    _kill_group(keeper, tuple(f for f in (keeper.stdin, keeper.stdout, keeper.stderr) if f), os.getpid())
+    if word == "error" and value.isdigit():
+        code = int(value)
+        raise OSError(code, os.strerror(code), argv[0])
+    proc = subprocess.Popen(argv, **popen)  # the keeper could not run here: the engine alone, as before
+    return proc, proc.pid
+
+
+def _read_report(fd: int, deadline: float) -> str:
+    """The keeper's one line (``ok PID`` or ``error ERRNO``); "" if it ended or took past ``deadline``."""
+    data = b""
+    while not data.endswith(b"\n"):
+        if not select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
+            return ""
+        chunk = os.read(fd, 64)
+        if not chunk:
+            return ""
+        data += chunk
+    return data.decode(errors="replace").strip()
 
 
 class _Fd:

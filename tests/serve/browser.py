@@ -126,6 +126,8 @@ def start_game(page: Any, url: str, game: str, agent: str = "random", scenario: 
             else:
                 field.fill(str(value))
     page.click("#start")
+    page.wait_for_selector("#game:not([hidden])[data-version], #error:not([hidden])")
+    assert page.locator("#error").is_hidden(), f"the game did not start: {page.locator('#error').inner_text()}"
     page.wait_for_selector("#game:not([hidden])[data-version]")
     settle(page)
 

@@ -210,8 +210,8 @@ def test_skirmish_on_a_phone_a_whole_game_its_logs_in_sentences(server: ServerPr
             play_move(page, rng)
             after = api_state(server, page)
             unit = next((u for u in before["view"]["units"] if u["uid"] == before["view"]["unit"]), None)
-            made.append((len(before["log"]), before["view"]["step"], unit["name"] if unit else None,
-                         after["log"][len(before["log"])]))
+            line = after["log"][len(before["log"])]  # the move, then the events it caused
+            made.append((len(before["log"]), before["view"]["step"], unit["name"] if unit else None, line))
             # the bot's last moves: the page's list against the API's lines, read independently
             own = {u["name"] for u in after["view"]["units"] if u["side"] == 0}
             lines = saved_session(page).get("botMoves") or []
@@ -235,11 +235,14 @@ def test_skirmish_on_a_phone_a_whole_game_its_logs_in_sentences(server: ServerPr
             assert "player_0 decides" not in text and "player_1 decides" not in text, text
             if state["log_seats"][i] == "player_1":
                 assert text.startswith("German"), text
-        for index, step, name, move in made:
-            text = texts[index]
+        for index, step, name, line in made:
+            move, *events = line.split("; ")
+            sentence = items.nth(index).locator(".sk-own").inner_text()
+            assert texts[index] == " ".join([sentence, *events]), (texts[index], line)  # the events follow it
+            text = sentence
             assert text.endswith((".", "!")) and len(text.split()) >= 3, f"{move!r} at {step} reads {text!r}"
             if name is not None and step not in ("activate", "interrupt", "team") and move != "king":
-                assert text.startswith(name), (text, name)
+                assert text.startswith(name), (text, name, step, move)
             words = expected_words(step, move)
             if words is not None:
                 assert words in text, (step, move, text)
@@ -275,8 +278,8 @@ def test_skirmish_on_a_phone_is_no_wider_than_the_screen(server: ServerProcess, 
     with new_page(browser, PHONE, phone=True) as page:
         start_game(page, server.url, "skirmish", scenario=scenario)
         assert_on_screen_top_and_bottom(page)
-        hex_box = page.locator("svg.skirmish-map g.hex .hit").first.evaluate(BOX)
-        assert hex_box["right"] - hex_box["left"] >= 38
+        hex_box = page.locator("svg.skirmish-map .sk-t .ground").first.evaluate(BOX)
+        assert hex_box["right"] - hex_box["left"] >= 39.5  # MIN_HEX_PX (skirmish.js), a finger's width
         assert page.locator(".map-box").evaluate("e => e.scrollWidth > e.clientWidth")
         for sel in (".sk-roster", ".sk-forces", ".sk-events", ".sk-legend", "#move-form button"):
             b = page.locator(sel).first.evaluate(BOX)

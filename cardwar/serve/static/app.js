@@ -313,10 +313,11 @@ async function play(move) {
   const mod = pageOf(state.game);
   const note = mod && mod.ownMove ? mod.ownMove(move) : null;  // in words, from the state the move is made in
   const at = state.log.length;  // the player's move is the next entry of the log
+  // noted before the answer: the event stream may bring the new state (and draw the log) before it
+  if (note) session.notes = {...(session.notes || {}), [at]: note};
   try {
     const data = await api("POST", `/api/sessions/${encodeURIComponent(session.id)}/moves`,
       {move, version: state.version});
-    if (note) session.notes = {...(session.notes || {}), [at]: note};
     if (data.bot_moves && data.bot_moves.length) session.botMoves = data.bot_moves;
     saveSession();
     ui.moveInput.value = "";
@@ -324,6 +325,7 @@ async function play(move) {
     if (!state || data.state.version > state.version) accept(data.state);
     else renderBotMoves();
   } catch (err) {
+    if (note && session && session.notes) delete session.notes[at];  // not played (or not known to be)
     showError(err.message);
     if (err.status === 409) await refresh();
   } finally {

@@ -448,7 +448,11 @@
   }
 
   function logItem(line, own, note) {
-    if (own) return `<span class="sk-own">${esc(note || wordMove(String(line)))}</span>`;
+    if (own) {  // the step in words, then what it caused (its public events), a line each
+      const [move, ...events] = String(line).split("; ");
+      return `<span class="sk-own">${esc(note || wordMove(move))}</span>` +
+        events.map(e => `<span class="part">${eventHtml(e)}</span>`).join("");
+    }
     const s = state(), bot = seatIndex(s.bot.seat);
     const events = parts(line);
     return `<b class="sk-who side-${bot}">${esc(sideName(bot))}</b> ` +

@@ -381,7 +381,9 @@ def run_load(*, sessions: int = 50, games_per_session: int = 1, game: str = "nav
         db = Path(tmp) / "sessions.db"
         server = ServerProcess(db, "--host", "127.0.0.1", "--timing", "--no-pad-hidden",  # timings, no padding
                                "--max-sessions-per-client", str(max(20, sessions + 10)),
-                               "--max-sessions", str(max(2000, sessions * 2 + 10)), log=Path(tmp) / "server.log")
+                               "--max-sessions", str(max(2000, sessions * 2 + 10)),
+                               "--max-connections-per-client", str(max(64, 2 * sessions + 20)),  # all from loopback
+                               "--max-connections", str(max(1000, 2 * sessions + 40)), log=Path(tmp) / "server.log")
         say(f"bench: starting cardwar serve on {server.url} ({db})")
         with server:
             warm_up(server.url, games, agent, seed)

@@ -49,6 +49,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -166,9 +167,82 @@ class BenchState:
         return cls(**data)
 
 
+# ------------------------------------------------------------------------------------------------ signals
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class BenchInterrupted(KeyboardInterrupt):
+    """Ctrl-C (SIGINT) or ``kill`` (SIGTERM) reached the bench: its trainers are asked to save and end."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        """The shell's convention for a process ended by a signal: 128 + its number (130 Ctrl-C, 143 ``kill``)."""
+        return 128 + self.signum
+
+
+class Interrupts:
+    """The bench's SIGINT and SIGTERM, whatever it inherited: the first raises :class:`BenchInterrupted`, a second
+    one (while the trainers are being stopped) calls ``now`` (SIGKILL of their groups) and exits at once.
+
+    Installed whatever the disposition the bench was started with, as the trainer's own handler is: a process
+    started with ``&`` by a script (a CI job's test run, for one) inherits SIGINT *ignored*, and Python keeps
+    it so; the bench then never saw a Ctrl-C or the test's ``kill -INT`` and ran on for its whole budget. A
+    mask inherited with them blocked is cleared for the same reason. Main thread only.
+    """
+
+    def __init__(self) -> None:
+        self.previous = {s: signal.getsignal(s) for s in SIGNALS}
+        self.now: Any = None
+        self.hit = False
+        if threading.current_thread() is not threading.main_thread():  # only the main thread may set handlers
+            self.previous = {}
+            return
+        for s in SIGNALS:
+            signal.signal(s, self._handle)
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if not self.hit:
+            self.hit = True
+            raise BenchInterrupted(signum)
+        print(f"{signal.Signals(signum).name} again: stopping both trainers now, without waiting", file=sys.stderr,
+              flush=True)
+        if self.now is not None:
+            self.now()
+        os._exit(128 + signum)
+
+    def restore(self) -> None:
+        for s, handler in self.previous.items():
+            signal.signal(s, handler if handler is not None else signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def signals_held() -> Any:
+    """SIGINT and SIGTERM wait (blocked) for the duration: a Ctrl-C then lands after it, never halfway through."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 # ------------------------------------------------------------------------------------------------ processes
-def _die_with_parent() -> None:
-    """In the child before exec: SIGKILL when the bench dies (Linux), so a killed bench leaves no trainer."""
+def _trainer_setup() -> None:
+    """In the child before exec: SIGKILL when the bench dies (Linux), so a killed bench leaves no trainer; and
+    SIGINT/SIGTERM as a fresh process has them (default, not blocked: the bench holds them across the fork and
+    asks a trainer to stop with SIGINT, which an inherited ``SIG_IGN`` would have made it deaf to)."""
+    for s in SIGNALS:
+        signal.signal(s, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -218,8 +292,9 @@ class Pipeline:
         log.write(f"\n# {' '.join(cmd)}\n")
         log.flush()
         self.slice_start = time.time()
-        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     start_new_session=True, preexec_fn=_die_with_parent)
+        with signals_held():  # a Ctrl-C during the start lands once self.proc is known, so the stop reaches it
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                         start_new_session=True, preexec_fn=_trainer_setup)
         log.close()
 
     def _resumed_clock(self) -> float:
@@ -279,19 +354,23 @@ class Pipeline:
 
     def stop(self, reason: str, grace: float = 90.0) -> None:
         """End the trainer: SIGINT (it saves a checkpoint and leaves), then SIGKILL of the group if it lingers."""
+        stop_all([self], reason, grace)
+
+    def ask_to_stop(self, reason: str) -> None:
+        """The clock stops, the group goes on (SIGCONT: a stopped process acts on no signal but SIGKILL) and the
+        trainer gets SIGINT, after which it saves a checkpoint and leaves."""
         self.state.done = reason
         self.state.active = round(self.active_now(), 2)
-        if self.proc is None:
-            return
-        if self.proc.poll() is None:
+        if self.proc is not None and self.proc.poll() is None:
             self._signal_group(signal.SIGCONT)
             with contextlib.suppress(ProcessLookupError):
                 self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(grace)
-            except subprocess.TimeoutExpired:
-                pass
-        self.kill()
+
+    def wait_until(self, deadline: float) -> None:
+        """Wait for the trainer to end, at most until ``deadline`` (``time.monotonic()``)."""
+        if self.proc is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(max(0.0, deadline - time.monotonic()))
 
     def kill(self) -> None:
         """SIGKILL whatever is left of the group (a stopped process dies of it too)."""
@@ -311,6 +390,19 @@ class Pipeline:
         lines = [ln for ln in (self.out / self.name / "train.log").read_text(errors="replace").splitlines()
                  if ln.strip() and not ln.startswith("#")]
         return f"failed (exit {code}): {lines[-1].strip() if lines else 'no output'}"
+
+
+def stop_all(pipelines: list[Pipeline], reason: str | None, grace: float) -> None:
+    """Ask every trainer to save and end at once, wait for them all within one ``grace``, then SIGKILL what is left
+    of each group: two trainers take the time of the slower, not the sum. ``reason`` None: each pipeline keeps
+    the one it has (an interrupted bench goes on with both when run again)."""
+    for p in pipelines:
+        p.ask_to_stop(reason or p.state.done or "interrupted")
+    deadline = time.monotonic() + grace
+    for p in pipelines:
+        p.wait_until(deadline)
+    for p in pipelines:
+        p.kill()
 
 
 # ------------------------------------------------------------------------------------------------ evaluation
@@ -481,7 +573,25 @@ def check_request(game: str, minutes: float, eval_every: int, eval_games: int, s
 def run(game: str, minutes: float = 30.0, out: Path | None = None, plot_path: Path | None = None,
         eval_every: int = 20_480, eval_games: int = 100, slice_seconds: float = 10.0,
         sets: list[str] | None = None, full: bool = False, as_json: bool = False, progress: bool = True) -> dict:
-    """Run (or go on with) the bench in ``out``, print its table (or JSON) and return the report."""
+    """Run (or go on with) the bench in ``out``, print its table (or JSON) and return the report.
+
+    Ctrl-C or ``kill`` at any moment from here on ends it in one line, with 130 or 143: both trainers are asked
+    to save and end (together, within 60 s, then SIGKILL), the state is saved, and the same command goes on.
+    """
+    interrupts = Interrupts()  # first: a signal during the checks below is handled as well as a later one
+    try:
+        return _run(interrupts, game, minutes, out, plot_path, eval_every, eval_games, slice_seconds, sets, full,
+                    as_json, progress)
+    except BenchInterrupted as err:  # before any trainer started, or after both ended (the report): nothing to stop
+        print(f"interrupted ({signal.Signals(err.signum).name})", file=sys.stderr)
+        raise SystemExit(err.exit_code) from None
+    finally:
+        interrupts.restore()
+
+
+def _run(interrupts: Interrupts, game: str, minutes: float, out: Path | None, plot_path: Path | None,
+         eval_every: int, eval_games: int, slice_seconds: float, sets: list[str] | None, full: bool, as_json: bool,
+         progress: bool) -> dict:
     check_request(game, minutes, eval_every, eval_games, slice_seconds)
     out = Path(out or f"runs/time_to_strength/{game}")
     per = _parse_sets(sets)
@@ -513,25 +623,27 @@ def run(game: str, minutes: float = 30.0, out: Path | None = None, plot_path: Pa
     plot_path = Path(plot_path) if plot_path else out / "time_to_strength.png"
     pipelines = [Pipeline(n, game, state.pipelines[n], out, state.sets[n], state.eval_every) for n in PIPELINES]
 
-    def terminated(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt  # `kill` of the bench ends its trainers as Ctrl-C does
+    def kill_now() -> None:  # a second signal: no more waiting for the trainers to save
+        for p in pipelines:
+            if p.proc is not None:
+                p._signal_group(signal.SIGKILL)
 
-    previous = signal.signal(signal.SIGTERM, terminated)
+    interrupts.now = kill_now
     try:
         _interleave(state, pipelines, out, plot_path, slice_seconds, full, progress)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as err:  # BenchInterrupted, or a KeyboardInterrupt raised by other code
         for p in pipelines:
-            p.pause()
-            before = p.state.done
-            if p.proc is not None:
-                p.stop(before or "interrupted", grace=60.0)  # the trainer saves a checkpoint and leaves
-            p.state.done = before
+            p.pause()  # the clocks stop here
+        before = {p.name: p.state.done for p in pipelines}
+        stop_all(pipelines, None, grace=60.0)  # each trainer saves a checkpoint and leaves; both at once
+        for p in pipelines:
+            p.state.done = before[p.name]  # an interrupted pipeline is not done: the same command goes on
         state.save(out)
         print(f"interrupted: both trainers ended; the figures so far: cardwar bench --time-to-strength {game} "
               f"--out {out} --report (the same command without --report goes on)", file=sys.stderr)
-        raise SystemExit(130) from None
+        raise SystemExit(getattr(err, "exit_code", 130)) from None
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        interrupts.now = None
         for p in pipelines:
             p.kill()
     data = report(out)

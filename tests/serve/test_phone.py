@@ -191,6 +191,7 @@ def bot_lines_expected(lines: list[str], own_names: set[str]) -> list[str]:
     return out
 
 
+@pytest.mark.slow  # a whole duel, the API read twice a step: 10-40 s
 @pytest.mark.parametrize("rules", [{}, {"sequence": "deck"}], ids=["phases", "deck"])
 def test_skirmish_on_a_phone_a_whole_game_its_logs_in_sentences(server: ServerProcess, browser: Any,
                                                                  rules: dict[str, Any]) -> None:

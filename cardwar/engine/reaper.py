@@ -1,7 +1,7 @@
 """An engine's keeper (Linux): it starts the engine and ends every process the engine ever starts.
 
 Run by :class:`cardwar.engine.process.EngineProcess` as ``python -I -S reaper.py FD DEALER_PID
-PROGRAM ARGS...`` (standard library only, so it starts in about 15 ms). It makes itself the
+PROGRAM ARGS...`` (standard library only: a bare interpreter and ``ctypes``). It makes itself the
 engine's *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``, as ``tini`` and systemd do), so
 every descendant the engine leaves behind, whatever it does (a new session with ``setsid``, a
 double fork), is re-parented to it instead of to init and stays in its tree. The engine is

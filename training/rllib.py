@@ -41,6 +41,7 @@ import csv
 import dataclasses
 import json
 import math
+import shlex
 import shutil
 import signal
 import sys
@@ -460,8 +461,6 @@ def _quiet_rllib() -> None:
 
 def resume_command(game: str, run_dir: Path) -> str:
     """The command that goes on with ``run_dir``."""
-    import shlex
-
     return shlex.join(["cardwar", "train", game, "--backend", "rllib", "--resume", str(run_dir)])
 
 
@@ -569,7 +568,8 @@ def resume(run_dir: Path, total_steps: int | None = None, ray_address: str | Non
     _write_settings(run_dir, game, ray_address, s)
     (run_dir / "checkpoints").mkdir(exist_ok=True)
     with (run_dir / "command.txt").open("a") as f:
-        f.write(" ".join(sys.argv) + f"   # resumed at {f'step {start.steps}' if start else 'the start'}\n")
+        where = f"step {start.steps}" if start else "the start"
+        f.write(shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]]) + f"   # resumed at {where}\n")
     _cut_csv(run_dir / "progress.csv", "steps", start.steps if start else 0)
     _cut_csv(run_dir / "eval.csv", "step", start.steps if start else 0)
     _session(game, s, run_dir, ray_address, progress, start)

@@ -116,7 +116,8 @@ def pile_game() -> Iterator[games.Game]:
         games.unregister("pile")
 
 
-def test_a_plug_in_game_trains_and_plays_with_no_edit(pile_game, tmp_path, local_ray, capsys, monkeypatch):  # noqa: F811
+@pytest.mark.usefixtures("local_ray")
+def test_a_plug_in_game_trains_and_plays_with_no_edit(pile_game, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main(["train", "pile", "--backend", "rllib", "--steps", "200", "--quiet", "--set", "train_batch_size=100",
                  "--set", "minibatch_size=50", "--set", "num_epochs=1", "--set", "hidden=16", "--set",

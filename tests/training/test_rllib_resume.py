@@ -92,8 +92,8 @@ def test_a_finished_run_asks_for_more_steps_and_a_folder_that_is_no_run_is_refus
 
 
 @pytest.mark.slow
-def test_ctrl_c_saves_a_checkpoint_prints_the_resume_command_and_the_run_goes_on(tmp_path, launch, local_ray,  # noqa: F811
-                                                                                 monkeypatch):
+@pytest.mark.usefixtures("local_ray")
+def test_ctrl_c_saves_a_checkpoint_prints_the_resume_command_and_the_run_goes_on(tmp_path, launch, monkeypatch):
     train = launch(["-m", "cardwar", "train", "naval", "--backend", "rllib", "--steps", "5000",
                     *tiny_flags(checkpoint_every=0)])
     train.wait_for_line(r"rllib naval: \d+ steps", timeout=240)

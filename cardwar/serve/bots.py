@@ -40,6 +40,8 @@ def playable(game: str, name: str) -> bool:
         from cardwar.agents.ppo_agent import pretrained_path
 
         return pretrained_path(game).is_file()
+    if name == "rllib":  # it plays a checkpoint named by its path, which a client may not set
+        return False
     return True
 
 

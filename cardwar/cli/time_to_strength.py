@@ -43,6 +43,7 @@ extends the budget), and its figures can be read back with ``--report``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import os
@@ -235,21 +236,31 @@ def signals_held() -> Any:
 
 
 # ------------------------------------------------------------------------------------------------ processes
-def _trainer_setup() -> None:
+def _prctl() -> Any:
+    """libc's ``prctl`` (Linux), looked up in the bench, not in the child between fork and exec; None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+def _trainer_setup(prctl: Any, bench: int) -> None:
     """In the child before exec: SIGKILL when the bench dies (Linux), so a killed bench leaves no trainer; and
     SIGINT/SIGTERM as a fresh process has them (default, not blocked: the bench holds them across the fork and
-    asks a trainer to stop with SIGINT, which an inherited ``SIG_IGN`` would have made it deaf to)."""
+    asks a trainer to stop with SIGINT, which an inherited ``SIG_IGN`` would have made it deaf to). Only calls
+    that take no lock another thread of the bench could have held at the fork."""
     for s in SIGNALS:
         signal.signal(s, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
+    if prctl is not None:
+        prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    if os.getppid() != bench:  # the bench died before the death signal was armed
+        os._exit(1)
 
 
 class Pipeline:
@@ -292,10 +303,13 @@ class Pipeline:
         log.write(f"\n# {' '.join(cmd)}\n")
         log.flush()
         self.slice_start = time.time()
-        with signals_held():  # a Ctrl-C during the start lands once self.proc is known, so the stop reaches it
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                         start_new_session=True, preexec_fn=_trainer_setup)
-        log.close()
+        setup = functools.partial(_trainer_setup, _prctl(), os.getpid())
+        try:
+            with signals_held():  # a Ctrl-C during the start lands once self.proc is known, so the stop reaches it
+                self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                             start_new_session=True, preexec_fn=setup)
+        finally:
+            log.close()
 
     def _resumed_clock(self) -> float:
         """The clock a resumed pipeline goes on from: where it stood when the bench last saved (at the end of

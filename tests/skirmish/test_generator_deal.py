@@ -30,7 +30,7 @@ from cardwar.envs.skirmish.public_map import public_map
 from cardwar.envs.skirmish.scenario import WIDTH, Scenario, label
 from cardwar.envs.skirmish.state import new_state
 from cardwar.envs.skirmish.view import public_scenario
-from cardwar.record import GameRecord, final_state
+from cardwar.record import GameRecord, final_state, json_int
 from tests.skirmish.test_generator import _check_fair, _check_mirrored, zone
 
 
@@ -193,7 +193,8 @@ def test_a_record_keeps_the_deal_and_an_old_one_rebuilds_as_before():
     assert old == generate(11, size="small") and old.deal is None
     assert scenario_to_record(new_state(old)) == {"name": "generated_small_11"}
     assert scenario_to_record(new_state("duel")) == {"name": "duel"}
-    for bad in (-1, "7", 1.5, True):
+    assert scenario_from_record({"name": "generated_small_11", "deal": "12345"}).deal == 12345  # text, as JS needs
+    for bad in (-1, "-7", "seven", 1.5, True):
         with pytest.raises(ValueError, match="deal"):
             scenario_from_record({"name": "generated_small_11", "deal": bad})
 
@@ -209,7 +210,7 @@ def test_a_saved_random_skirmish_replays_with_its_forces(tmp_path, capsys):
     env = make_raw_env("skirmish", "random:test")
     env.reset(seed=rec.seed)
     dealt = env.game.scenario
-    assert rec.scenario_data == {"name": dealt.name, "deal": dealt.deal}
+    assert rec.scenario_data == {"name": dealt.name, "deal": json_int(dealt.deal)}  # beyond 2**53 - 1: text
     replayed = final_state(rec).scenario
     assert replayed == dealt and forces(replayed) == forces(dealt)
     assert forces(dealt) != forces(generate(int(dealt.name.rsplit("_", 1)[1])))

@@ -40,7 +40,8 @@ def test_cardwar_agents_lists_rllib_for_every_game(capsys):
         assert {o["name"] for o in entry["options"]} == {"path", "deterministic"}
 
 
-@pytest.mark.parametrize("spec", ["rllib:{run}", "rllib:{run}/final", "rllib:path={rel},deterministic=false"])
+@pytest.mark.parametrize("spec", ["rllib:{run}", "rllib:{run}/final", "rllib:path={rel},deterministic=true",
+                                  "rllib:path={rel},deterministic=false"])
 def test_a_trained_policy_plays_a_whole_match_against_random(spec, naval_run, monkeypatch, capsys):
     monkeypatch.chdir(naval_run.parent)
     spec = spec.format(run=naval_run, rel=naval_run.name)  # the relative run path as training prints it

@@ -116,15 +116,19 @@ class DistanceFields(nn.Module):
         return (dist / FIELD_SCALE).clamp(0.0, 2.0) * there + 2.0 * (1 - there), there.expand_as(total)
 
     def forward(self, obs: torch.Tensor, on_map: torch.Tensor) -> torch.Tensor:
-        """The fields of ``obs`` [B, planes, H, W]; targets count on the map only (``on_map`` [B, 1, H, W])."""
+        """The fields of ``obs`` [B, planes, H, W] (a channels-last tensor permuted will do: only the planes read
+        are gathered); targets count on the map only (``on_map`` [B, 1, H, W])."""
         batch = obs.shape[0]
-        flat = obs.reshape(batch, obs.shape[1], N_CELLS)
+
+        def plane(name: str) -> torch.Tensor:
+            return obs[:, P[name]].reshape(batch, N_CELLS)
+
         inside = on_map.reshape(batch, N_CELLS)
         planes = []
         for names in TARGET_PLANES.values():
-            targets = sum(flat[:, P[n]] for n in names).gt(0).float() * inside
+            targets = sum(plane(n) for n in names).gt(0).float() * inside
             planes += list(self.soft_min(targets))
-        acting = flat[:, P["acting_unit"]] * inside
+        acting = plane("acting_unit") * inside
         has_figure = (acting.sum(dim=1, keepdim=True) > 0).float()
         from_figure = (acting @ self.distances) / FIELD_SCALE  # exact: one hex
         objective = planes[0]
@@ -162,17 +166,20 @@ class SkirmishTrunk(BaseFeaturesExtractor):
         self.res = nn.ModuleList(HexResBlock(channels) for _ in range(blocks))
 
     def feature_map(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """(features [B, C, H, W], on-map [B, 1, H, W]) of the planes-first ``obs`` [B, planes, H, W]."""
-        on_map = on_map_plane(obs)
-        h = F.relu(self.mix(torch.cat([obs * on_map, on_map, self.fields(obs, on_map)], dim=1))) * on_map
+        """(features [B, C, H, W], on-map [B, 1, H, W]) of ``obs`` [B, planes, H, W], planes first or a channels-last
+        tensor permuted: the concatenation before the 1 x 1 mixing is the one copy into planes-first order."""
+        on_map = on_map_plane(obs).contiguous()
+        x = torch.cat([obs * on_map, on_map, self.fields(obs, on_map)], dim=1).contiguous()
+        h = F.relu(self.mix(x)) * on_map
         h = F.relu(self.stem(h)) * on_map
         for block in self.res:
             h = block(h, on_map)
         return h, on_map
 
     def planes_first(self, observations: torch.Tensor) -> torch.Tensor:
-        """``[B, planes, H, W]``, contiguous: the channels-last observation permuted (planes-first input as it is)."""
-        return observations.permute(0, 3, 1, 2).contiguous() if self.channels_last else observations
+        """``[B, planes, H, W]``: the channels-last observation permuted, a view (no copy: :meth:`feature_map`'s
+        concatenation makes the one planes-first copy); planes-first input as it is."""
+        return observations.permute(0, 3, 1, 2) if self.channels_last else observations
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         obs = self.planes_first(observations)

@@ -8,11 +8,12 @@ a combat action, then its targets; an interrupt's mover; the deck's figure to ac
 Ids ``0..383`` are hexes (``row * 24 + col``), ids ``384..419`` the named choices. So:
 
 - **Layout.** The trunk turns the channels-last observation into planes first (a permute, its first
-  step) and works on ``[B, planes, 16, 24]`` from there, as convolutions in torch do. A model trained
-  before issue 28, on skirmish-v0's planes-first observation ``[221, 16, 24]``, has the same weights:
-  built with that observation space, the trunk takes planes-first input as it is, and
-  :func:`channels_last_space` is what ``ppo:PATH`` loads such a model with, so that it reads today's
-  observation and plays exactly as before.
+  step: a view; the concatenation before the 1 x 1 mixing is the one copy, as before) and works on
+  ``[B, planes, 16, 24]`` from there, as convolutions in torch do. A model trained before issue 28, on
+  skirmish-v0's planes-first observation ``[221, 16, 24]``, has the same weights: built with that
+  observation space, the trunk takes planes-first input as it is, and ``ppo:PATH`` turns it to today's
+  layout on loading (:meth:`SkirmishPolicy.adopt_current_layout`), so that it reads today's observation
+  and plays exactly as before.
 - **Distance fields** (:class:`DistanceFields`): a hex kernel sees one hex further each layer, but a
   figure's goal may lie 20 hexes off. So the trunk's input gets, besides the planes, each hex's distance
   (RULES.md §1.1, the grid's own ``distance``, walls ignored) to the nearest objective, exit-zone hex and

@@ -1,0 +1,413 @@
+"""Tactical moves of single elements: where an element may go, at what PIP cost, facing which way
+(RULES.md 1.5, 7.1, 8.1-8.9, 16.1-16.2).
+
+:func:`move_options` gives destination -> :class:`MoveOption`. The destination may be the element's own cell
+(turning in place, a whole tactical move, RULES.md 6).
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import TYPE_CHECKING, NamedTuple
+
+from cardwar.envs.tankattack.board import DIRS, STRIDE, Ground, cell_at, col_row, direction, going_of
+from cardwar.envs.tankattack.contact import (
+    BUNKER_ID, adjacent4, command_distance_penalty, front_touches, in_front_contact, same_trench, zoc_map,
+)
+from cardwar.envs.tankattack.elements import (
+    IMMOBILE, NO_TRENCH, RIFLE_LIKE, Cls, EType, Going, allowance, cls_of, is_aerial,
+)
+
+if TYPE_CHECKING:
+    from cardwar.envs.tankattack.state import TankState
+
+
+class MoveOption(NamedTuple):
+    """One destination: whether it needs the Sturmtruppe assault (+1 PIP, +200p, 8.7) and its legal facings."""
+
+    assault: bool
+    facings: tuple[int, ...]
+    kind: str = "move"
+    """move, turn, trench (along), leave (a trench), cross (wire)."""
+
+
+def base_cost(s: TankState, e: int) -> int:
+    """PIPs of a tactical move before the assault's +1 (7.1): 1, +1 Tank or Aerial, +1 out of command
+    distance, or +1 instead if the General is Lost."""
+    cost = 1
+    if s.etype[e] is EType.TANK or is_aerial(s.etype[e]):
+        cost += 1
+    g = s.general_of[s.side[e]]
+    if g < 0 or s.cell[g] < 0:
+        cost += 1
+    else:
+        cost += command_distance_penalty(s, e)
+    return cost
+
+
+def may_pass(s: TankState, mover: int, other: int) -> bool:
+    """The passing table of 8.9 (tactical and outcome moves)."""
+    tm, to = s.etype[mover], s.etype[other]
+    friend = s.side[mover] == s.side[other]
+    if tm is EType.STURMTRUPPE or to is EType.STURMTRUPPE or tm is EType.BARRAGE:
+        return True
+    if tm is EType.GAS:
+        return False
+    if is_aerial(tm):
+        return not is_aerial(to)
+    if is_aerial(to):
+        return (to is EType.BALLOON and not friend) or friend
+    if friend and (tm in RIFLE_LIKE or tm is EType.SNIPER) and (to in RIFLE_LIKE or to is EType.SNIPER):
+        return True
+    if friend and cls_of(tm) is Cls.MOUNTED and cls_of(to) is Cls.FOOT:
+        return (s.facing[mover] - s.facing[other]) % 2 == 0
+    return False
+
+
+def enemy_wire(s: TankState, cell: int, side: int) -> bool:
+    owner = s.wire.get(cell)
+    return owner is not None and owner != side
+
+
+def cell_going(s: TankState, e: int, cell: int) -> Going | None:
+    """The going of ``cell`` for element ``e`` (2.1, 8.2): Aerials, Barrage, Gas and Minefields ignore
+    terrain; a Tank crosses wire and trenches at its bad-going rate (16.1-16.2)."""
+    t = s.etype[e]
+    if is_aerial(t) or t in (EType.BARRAGE, EType.GAS, EType.MINEFIELD):
+        return Going.GOOD
+    g = going_of(s.board.ground[cell])
+    if g is None:
+        return None
+    if t is EType.TANK and (cell in s.board.trench or enemy_wire(s, cell, s.side[e])) and g < Going.BAD:
+        return Going.BAD
+    return g
+
+
+def can_stand(s: TankState, e: int, cell: int) -> bool:
+    """Terrain ``e`` may enter at all (not the Bunker, lakes, "--" going, trenches for horses and wheels)."""
+    if cell == s.board.bunker and not is_aerial(s.etype[e]):
+        return False
+    g = cell_going(s, e, cell)
+    if g is None or allowance(s.etype[e], g) is None:
+        return False
+    if s.etype[e] in NO_TRENCH and cell in s.board.trench:
+        return False
+    return True
+
+
+def legal_facings(s: TankState, e: int, dest: int, start: int) -> tuple[int, ...]:
+    """Facings ``e`` may end with at ``dest`` (8.3): never with its flank or rear against an enemy front
+    (inside one trench every touching side is a front); the Bunker's edges are all fronts. Never ending
+    touching an enemy Barrage, Gas or non-Balloon Aerial (8.3)."""
+    side = s.side[e]
+    must: set[int] = set()
+    for f in range(4):
+        n = s.board.step(dest, f)
+        if n is None:
+            continue
+        if n == s.board.bunker and s.bunker_alive and side == 1:
+            must.add(f)
+            continue
+        y = s.grid[n]
+        if y < 0 or y == e or s.side[y] == side:
+            continue
+        ty = s.etype[y]
+        if ty in (EType.BARRAGE, EType.GAS) or (is_aerial(ty) and ty is not EType.BALLOON):
+            if not is_aerial(s.etype[e]):
+                return ()
+        if direction(n, dest) == s.facing[y]:
+            if _would_share_trench(s, e, dest, y):
+                continue
+            must.add(f)
+    if len(must) > 1:
+        return ()
+    if must:
+        return (next(iter(must)),)
+    return (0, 1, 2, 3)
+
+
+def _would_share_trench(s: TankState, e: int, dest: int, y: int) -> bool:
+    t = s.etype[e]
+    if t is EType.TANK or is_aerial(t) or dest not in s.board.trench:
+        return False
+    from cardwar.envs.tankattack.contact import in_trench_line
+
+    return in_trench_line(s, y) and s.board.trench_component(dest) == s.board.trench_component(s.cell[y])
+
+
+def _front_contact_facings(s: TankState, e: int, dest: int, facings: tuple[int, ...]) -> tuple[int, ...]:
+    """The facings whose front edge touches an enemy element at ``dest`` (the assault's condition, 8.7)."""
+    out = []
+    for f in facings:
+        n = s.board.step(dest, f)
+        if n is None:
+            continue
+        y = s.grid[n]
+        if (y >= 0 and y != e and s.side[y] != s.side[e]) or (n == s.board.bunker and s.bunker_alive
+                                                              and s.side[e] == 1):
+            out.append(f)
+    return tuple(out)
+
+
+def movable(s: TankState, e: int) -> bool:
+    """8.1: on the battlefield, mobile, not moved, not Suppressed, not held in front contact."""
+    t = s.etype[e]
+    if s.cell[e] < 0 or s.moved[e] or t in IMMOBILE or s.suppressed[e]:
+        return False
+    if not is_aerial(t) and t not in (EType.BARRAGE, EType.GAS) and in_front_contact(s, e):
+        return False
+    return True
+
+
+def move_options(s: TankState, e: int) -> dict[int, MoveOption]:
+    """Every destination of a single-element tactical move of ``e`` (8.3-8.9, 16.1-16.2)."""
+    if not movable(s, e):
+        return {}
+    start = s.cell[e]
+    t = s.etype[e]
+    out: dict[int, MoveOption] = {}
+    occupant = t is not EType.TANK and not is_aerial(t) and start in s.board.trench
+    in_zoc = False
+    if occupant:
+        _trench_moves(s, e, out)
+    else:
+        zoc = {} if (is_aerial(t) or t in (EType.STURMTRUPPE, EType.BARRAGE, EType.GAS)) else zoc_map(s, s.side[e])
+        in_zoc = start in zoc
+        if in_zoc:
+            _zoc_start_moves(s, e, zoc, out)
+        else:
+            _free_moves(s, e, zoc, out)
+            _wire_crossing(s, e, out)
+    if not in_zoc:
+        turns = tuple(f for f in legal_facings(s, e, start, start) if f != s.facing[e])
+        if turns:
+            out[start] = MoveOption(False, turns, "turn")
+    return out
+
+
+def _add(out: dict[int, MoveOption], dest: int, opt: MoveOption) -> None:
+    old = out.get(dest)
+    if old is None or (old.assault and not opt.assault):
+        out[dest] = opt
+    elif old.assault == opt.assault:
+        out[dest] = old._replace(facings=tuple(sorted(set(old.facings) | set(opt.facings))))
+
+
+def _reach(s: TankState, e: int, zoc: dict[int, list[int]], extra: int) -> dict[int, int]:
+    """Cells reachable (ending there) with the allowance + ``extra`` paces, by the worst going of the path
+    (8.2): one search per going class; diagonal steps cost 150p and may not cut a corner the mover could not
+    enter; occupied cells are passed only as 8.9 allows; a non-start trench cell stops the move (16.1);
+    enemy wire stops all but Tanks (16.2); a ZOC cell is a stop, or a step straight on into contact (8.5)."""
+    t = s.etype[e]
+    start = s.cell[e]
+    side = s.side[e]
+    board = s.board
+    best: dict[int, int] = {}
+    start_going = cell_going(s, e, start)
+    tank = t is EType.TANK
+    air = is_aerial(t)
+    for g in Going:
+        a = allowance(t, g)
+        if a is None or start_going is None or start_going > g:
+            continue
+        limit = a + extra
+
+        def enterable(c: int) -> bool:
+            if not can_stand(s, e, c):
+                return False
+            cg = cell_going(s, e, c)
+            if cg is None or cg > g:
+                return False
+            if not air and not tank and enemy_wire(s, c, side):
+                return False
+            return True
+
+        def passable(c: int) -> bool:
+            y = s.grid[c]
+            return y < 0 or y == e or may_pass(s, e, y)
+
+        dist = {start: 0}
+        heap = [(0, start)]
+        while heap:
+            d, c = heapq.heappop(heap)
+            if d > dist.get(c, 1 << 30):
+                continue
+            if c != start:
+                if s.grid[c] < 0 and (c not in best or best[c] > d):
+                    best[c] = d
+                if not tank and not air and c in board.trench:
+                    continue  # entering a trench ends the move (16.1)
+                if tank and (c in board.trench or c in s.wire):
+                    continue  # the one 100p step of a Tank into a trench or wire
+            cz = zoc.get(c) if c != start else None
+            cc, cr = c % STRIDE, c // STRIDE
+            for dc in (-1, 0, 1):
+                for dr in (-1, 0, 1):
+                    if not dc and not dr:
+                        continue
+                    nc, nr = cc + dc, cr + dr
+                    if not (0 <= nc < board.width and 0 <= nr < board.height):
+                        continue
+                    n = nr * STRIDE + nc
+                    step = 150 if dc and dr else 100
+                    nd = d + step
+                    if nd > limit or nd >= dist.get(n, 1 << 30):
+                        continue
+                    if not enterable(n) or not passable(n):
+                        continue
+                    if dc and dr:
+                        c1, c2 = cr * STRIDE + nc, nr * STRIDE + cc
+                        if not (enterable(c1) and passable(c1) and enterable(c2) and passable(c2)):
+                            continue
+                    if cz is not None:
+                        # in an enemy ZOC: only straight on into front contact with the enemy casting it
+                        if not all(_straight_to_contact(s, y, c, n) for y in cz):
+                            continue
+                    dist[n] = nd
+                    heapq.heappush(heap, (nd, n))
+    return best
+
+
+def _straight_to_contact(s: TankState, y: int, c: int, n: int) -> bool:
+    """``c`` is the far cell of ``y``'s ZOC and ``n`` the contact cell in front of ``y`` (8.5)."""
+    f = s.board.step(s.cell[y], s.facing[y])
+    return f == n and s.board.step(n, s.facing[y]) == c
+
+
+def _free_moves(s: TankState, e: int, zoc: dict[int, list[int]], out: dict[int, MoveOption]) -> None:
+    start = s.cell[e]
+    normal = _reach(s, e, zoc, 0)
+    for dest in normal:
+        fs = legal_facings(s, e, dest, start)
+        fs = _zoc_entry_facings(s, e, zoc, dest, fs)
+        if fs:
+            _add(out, dest, MoveOption(False, fs))
+    if s.etype[e] is EType.STURMTRUPPE:
+        for dest in _reach(s, e, zoc, 200):
+            if dest in normal:
+                continue
+            fs = _front_contact_facings(s, e, dest, legal_facings(s, e, dest, start))
+            if fs:
+                _add(out, dest, MoveOption(True, fs))
+
+
+def _zoc_entry_facings(s: TankState, e: int, zoc: dict[int, list[int]], dest: int,
+                       fs: tuple[int, ...]) -> tuple[int, ...]:
+    """Moving into the contact cell of an enemy's ZOC is moving into contact with it: facing it (8.5)."""
+    for y in zoc.get(dest, ()):
+        if s.board.step(s.cell[y], s.facing[y]) == dest:
+            face = direction(dest, s.cell[y])
+            fs = tuple(f for f in fs if f == face)
+    return fs
+
+
+def _zoc_start_moves(s: TankState, e: int, zoc: dict[int, list[int]], out: dict[int, MoveOption]) -> None:
+    """Starting in enemy ZOC: straight into front contact with the enemy, or straight back from it, or
+    not at all; in two ZOCs both must allow the move (8.5)."""
+    start = s.cell[e]
+    allowed: set[int] | None = None
+    for y in zoc[start]:
+        fy = s.facing[y]
+        cells: set[int] = set()
+        contact = s.board.step(s.cell[y], fy)
+        if contact is not None and contact != start and adjacent4(contact, start) and s.grid[contact] < 0 \
+                and can_stand(s, e, contact):
+            cells.add(contact)
+        # straight back: away from y's front, along y's facing
+        a = allowance(s.etype[e], Going.GOOD) or 0
+        c, d, worst = start, 0, cell_going(s, e, start) or Going.GOOD
+        while True:
+            n = s.board.step(c, fy)
+            if n is None or not can_stand(s, e, n) or enemy_wire(s, n, s.side[e]):
+                break
+            g = cell_going(s, e, n)
+            worst = max(worst, g)
+            lim = allowance(s.etype[e], worst)
+            d += 100
+            if lim is None or d > lim:
+                break
+            if s.grid[n] >= 0:
+                if not may_pass(s, e, s.grid[n]):
+                    break
+            else:
+                cells.add(n)
+            c = n
+            if n in s.board.trench:
+                break
+        allowed = cells if allowed is None else allowed & cells
+    for dest in allowed or ():
+        fs = legal_facings(s, e, dest, start)
+        fs = _zoc_entry_facings(s, e, zoc, dest, fs)
+        if fs:
+            _add(out, dest, MoveOption(False, fs))
+
+
+def _trench_moves(s: TankState, e: int, out: dict[int, MoveOption]) -> None:
+    """An occupant moves along its trench up to 2 cells, stopping in the trench-ZOC of an enemy in the same
+    trench, or leaves it by one cell ending with its rear against the trench (16.1)."""
+    start = s.cell[e]
+    board = s.board
+    comp = board.trench_component(start)
+    enemies_in = [y for y in range(len(s.cell)) if s.cell[y] >= 0 and s.side[y] != s.side[e]
+                  and s.cell[y] in board.trench and board.trench_component(s.cell[y]) == comp
+                  and s.etype[y] is not EType.TANK and not is_aerial(s.etype[y])]
+    tzoc: set[int] = set()
+    for y in enemies_in:
+        frontier = {s.cell[y]}
+        for _ in range(2):
+            nxt = set()
+            for c in frontier:
+                for f in range(4):
+                    n = board.step(c, f)
+                    if n is not None and n in board.trench:
+                        nxt.add(n)
+            tzoc |= nxt
+            frontier = nxt
+    frontier = [start]
+    seen = {start}
+    for _ in range(2):
+        nxt = []
+        for c in frontier:
+            if c != start and c in tzoc:
+                continue
+            for f in range(4):
+                n = board.step(c, f)
+                if n is None or n in seen or n not in board.trench:
+                    continue
+                seen.add(n)
+                y = s.grid[n]
+                if y >= 0 and not may_pass(s, e, y):
+                    continue
+                if y < 0:
+                    fs = legal_facings(s, e, n, start)
+                    if fs:
+                        _add(out, n, MoveOption(False, fs, "trench"))
+                nxt.append(n)
+        frontier = nxt
+    for f in range(4):
+        n = board.step(start, f)
+        if n is None or n in board.trench or s.grid[n] >= 0 or not can_stand(s, e, n):
+            continue
+        if enemy_wire(s, n, s.side[e]):
+            continue
+        if f in legal_facings(s, e, n, start):
+            _add(out, n, MoveOption(False, (f,), "leave"))
+
+
+def _wire_crossing(s: TankState, e: int, out: dict[int, MoveOption]) -> None:
+    """An element facing enemy wire from the next cell may be placed in the first cell beyond the belt,
+    straight ahead, as its tactical move (16.2). Tanks, Aerials, Barrage, Gas and Minefields need not."""
+    t = s.etype[e]
+    if t is EType.TANK or is_aerial(t) or t in (EType.BARRAGE, EType.GAS, EType.MINEFIELD):
+        return
+    f = s.facing[e]
+    c = s.board.step(s.cell[e], f)
+    if c is None or not enemy_wire(s, c, s.side[e]):
+        return
+    while c is not None and enemy_wire(s, c, s.side[e]):
+        c = s.board.step(c, f)
+    if c is None or s.grid[c] >= 0 or not can_stand(s, e, c):
+        return
+    fs = legal_facings(s, e, c, s.cell[e])
+    if fs:
+        _add(out, c, MoveOption(False, (f,) if f in fs else fs, "cross"))

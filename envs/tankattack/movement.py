@@ -173,7 +173,10 @@ def move_options(s: TankState, e: int) -> dict[int, MoveOption]:
     else:
         zoc = {} if (is_aerial(t) or t in (EType.STURMTRUPPE, EType.BARRAGE, EType.GAS)) else zoc_map(s, s.side[e])
         in_zoc = start in zoc
-        if in_zoc:
+        if enemy_wire(s, start, s.side[e]) and t not in (EType.TANK, EType.BARRAGE, EType.GAS, EType.MINEFIELD) \
+                and not is_aerial(t):
+            _wire_crossing(s, e, out)  # in the wire (after a recoil): it can only cross (16.2)
+        elif in_zoc:
             _zoc_start_moves(s, e, zoc, out)
         else:
             _free_moves(s, e, zoc, out)
@@ -401,7 +404,7 @@ def _wire_crossing(s: TankState, e: int, out: dict[int, MoveOption]) -> None:
     if t is EType.TANK or is_aerial(t) or t in (EType.BARRAGE, EType.GAS, EType.MINEFIELD):
         return
     f = s.facing[e]
-    c = s.board.step(s.cell[e], f)
+    c = s.cell[e] if enemy_wire(s, s.cell[e], s.side[e]) else s.board.step(s.cell[e], f)
     if c is None or not enemy_wire(s, c, s.side[e]):
         return
     while c is not None and enemy_wire(s, c, s.side[e]):

@@ -155,7 +155,7 @@ def test_pyproject_lists_every_package_of_the_source_tree():
 # ---- the docs' commands, run from an empty folder with the installed wheel (issue 19, section 5) ----
 
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
-_COMMAND = re.compile(r"^(?:nice\s+)?(?:\.venv/bin/)?(?:cardwar\s|python\s+-m\s+cardwar\b)")
+_COMMAND = re.compile(r"^(?:[A-Z_]+=\S*\s+)*(?:nice\s+)?(?:\.venv/bin/)?(?:cardwar\s|python\s+-m\s+cardwar\b)")
 _SYNOPSIS = re.compile(r"\[--|\b(GAME|SPEC|SPEC_A|FILE|CONFIG)\b")
 """A usage synopsis (optional flags in brackets, placeholders in capitals), not a command to run."""
 
@@ -176,7 +176,7 @@ def docs_commands() -> list[str]:
                     line = line.rstrip()[:-1] + " " + lines[i].strip()
                 i += 1
                 line = " ".join(re.sub(r"\s+#\s.*$", "", line).split())
-                if _COMMAND.match(line):
+                if _COMMAND.match(line) and not re.match(r"cardwar [\w-]+: error:", line):  # an error it prints
                     out.append(line)
     return out
 
@@ -311,7 +311,15 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
     ("nice cardwar train hexwar --backend rllib --steps 30000 --set num_envs_per_env_runner=8 --set eval_every=10000 "
      "--set eval_games=40",
      SKIP + "the optional [rllib] extra and minutes of Ray; tests/training/test_rllib.py runs short ones", None),
-    ("cardwar train naval --backend rllib --ray-address HEAD_IP:6379 --set num_env_runners=16 --steps 2000000",
+    ("cardwar train skirmish --backend rllib --steps 20000",
+     SKIP + "the optional [rllib] extra and minutes of Ray; tests/training/test_rllib*.py run short ones", None),
+    ("cardwar train naval --backend rllib --resume runs/naval__rllib__0__20260101-120000 --steps 400000",
+     SKIP + "a run of the command above; tests/training/test_rllib_resume.py resumes short ones", None),
+    ("cardwar match naval rllib:runs/naval__rllib__0__20260101-120000 heuristic --games 100",
+     SKIP + "a run of the command above; tests/training/ play rllib:RUN in whole matches", None),
+    ("RAY_AUTH_MODE=token cardwar train naval --backend rllib --ray-address HEAD_IP:6379 --set num_env_runners=16 "
+     "--set num_envs_per_env_runner=8 --steps 2000000", SKIP + "a Ray cluster of several machines", None),
+    ("RAY_AUTH_MODE=token cardwar train naval --backend rllib --ray-address HEAD_IP:6379 --set num_env_runners=16 --steps 2000000",
      SKIP + "a Ray cluster of several machines", None),
     ("cardwar bench --time-to-strength naval --minutes 34",
      "cardwar bench --time-to-strength naval --minutes 0.2 --eval-every 2048 --eval-games 2 --slice 2 "

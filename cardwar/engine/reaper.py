@@ -64,18 +64,24 @@ def descendants(root: int) -> list[int]:
     return found
 
 
+def reap(engine: int, status: int | None) -> int | None:
+    """Reap every child that has ended, without waiting; the engine's wait status if it was among them
+    (``status`` otherwise). Raises ChildProcessError when no child is left."""
+    while True:
+        pid, st = os.waitpid(-1, os.WNOHANG)
+        if pid == 0:
+            return status
+        if pid == engine:
+            status = st
+
+
 def end_all(engine: int, status: int | None, wake: int) -> int | None:
     """SIGKILL every descendant and reap, until no child is left (orphans come to us: we are their subreaper).
 
     Returns the engine's wait status (``status`` if it was reaped before)."""
     while True:
         try:
-            while True:
-                pid, st = os.waitpid(-1, os.WNOHANG)
-                if pid == 0:
-                    break
-                if pid == engine:
-                    status = st
+            status = reap(engine, status)
         except ChildProcessError:
             return status  # no child: nothing below us is left anywhere
         for pid in descendants(os.getpid()):
@@ -188,12 +194,7 @@ def main(argv: list[str]) -> None:
         signals = _drain(wake_r)
         ending = watch in ready or os.getppid() != dealer or any(s in signals for s in _ENDS)
         try:
-            while True:
-                pid, st = os.waitpid(-1, os.WNOHANG)
-                if pid == 0:
-                    break
-                if pid == engine:
-                    status = st
+            status = reap(engine, status)
         except ChildProcessError:
             pass
         if ending or status is not None:

@@ -15,23 +15,14 @@ import signal
 import subprocess
 import sys
 import textwrap
-import uuid
 
 import pytest
 
 from cardwar.engine.process import EngineProcess
-from tests.engine.unruly import MARKER, kill_marked, marked, wait_for, write_script
+from tests.engine.unruly import MARKER, marked, token, wait_for, write_script  # noqa: F401 (token: a fixture)
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the keeper is Linux's subreaper")
 
-
-@pytest.fixture
-def token():
-    token = uuid.uuid4().hex
-    try:
-        yield token
-    finally:
-        kill_marked(token)
 
 
 def _hello(proc: EngineProcess) -> bytes:

@@ -15,7 +15,11 @@ from __future__ import annotations
 import os
 import signal
 import time
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 MARKER = "CARDWAR_TEST_MARKER"
 
@@ -92,3 +96,13 @@ def kill_marked(token: str) -> None:
             except (ProcessLookupError, PermissionError):
                 pass
         time.sleep(0.05)
+
+
+@pytest.fixture
+def token() -> Iterator[str]:
+    """A marker for this test's unruly processes; every one still alive is killed at the end."""
+    token = uuid.uuid4().hex
+    try:
+        yield token
+    finally:
+        kill_marked(token)

@@ -12,23 +12,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import uuid
 
 import pytest
 
-from tests.engine.unruly import MARKER, kill_marked, marked, wait_for, write_script
+from tests.engine.unruly import MARKER, marked, token, wait_for, write_script  # noqa: F401 (token: a fixture)
 from tests.tournament.test_failures import cardwar
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the keeper is Linux's subreaper")
 
-
-@pytest.fixture
-def token():
-    token = uuid.uuid4().hex
-    try:
-        yield token
-    finally:
-        kill_marked(token)
 
 
 def _args(tmp_path, mode: str, pairs: int, workers: int) -> list[str]:

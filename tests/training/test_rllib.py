@@ -19,23 +19,10 @@ from cardwar.cli.match import play_agents
 from cardwar.training import rllib
 from cardwar.training.rllib import (MaskedPPOModule, RLlibAgent, RLlibSettings, count_illegal, default_network,
                                     load_module, make_game_env, masked_logits)
+from tests.training.rllib_runs import local_ray  # noqa: F401 (a fixture)
 
 SLOW_GAMES = {"skirmish"}  # a 200-step run with 2 evaluation games takes over a minute on the shared cores
 GAMES = [pytest.param(g, marks=pytest.mark.slow) if g in SLOW_GAMES else g for g in games.names()]
-
-
-@pytest.fixture(scope="module")
-def local_ray():
-    """One local Ray (one CPU) for the module's runs, shut down whatever happens."""
-    import ray
-
-    started = rllib.start_ray(None, num_cpus=1)
-    try:
-        yield
-    finally:
-        if started:
-            ray.shutdown()
-    assert not ray.is_initialized()
 
 
 def _module(game: str) -> tuple[MaskedPPOModule, object]:
@@ -104,7 +91,7 @@ def _flat_weights(module: torch.nn.Module) -> torch.Tensor:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_short_self_play_run_trains_masks_and_checkpoints(game, tmp_path, local_ray):
+def test_short_self_play_run_trains_masks_and_checkpoints(game, tmp_path, local_ray):  # noqa: F811
     settings = RLlibSettings(seed=1, total_steps=200, train_batch_size=100, minibatch_size=50, num_epochs=1,
                              hidden=32, channels=8, blocks=1, eval_every=0, eval_games=2, checkpoint_every=100)
     run_dir = rllib.train(game, settings, runs_root=tmp_path, progress=False, command="test")

@@ -1,7 +1,8 @@
 """cardwar environments: rules engines (``cardwar.envs.naval``) and PettingZoo AEC envs (``cardwar.envs.naval_v0``).
 
 Importing this package registers ``cardwar/naval-v0``, ``cardwar/naval-v1`` (factored actions),
-``cardwar/hexwar-v0``, ``cardwar/hexwar-v1`` (channels-last observation) and ``cardwar/skirmish-v0`` with PettingZoo, so that
+``cardwar/hexwar-v0``, ``cardwar/hexwar-v1`` (channels-last observation), ``cardwar/skirmish-v0`` and
+``cardwar/tankattack-v0`` (the WW1 trench game) with PettingZoo, so that
 ``pettingzoo.make("aec", "cardwar/naval-v0")`` works. Each env's module docstring is its page
 (``help(cardwar.envs.naval_v0)``), its tables built from the encoders. The engines themselves
 import neither gymnasium nor pettingzoo; registration is skipped when pettingzoo is not installed.
@@ -19,7 +20,8 @@ if _register is not None:
                         ("cardwar/naval-v1", "cardwar.envs.naval_v1:env"),
                         ("cardwar/hexwar-v0", "cardwar.envs.hexwar_v0:env"),
                         ("cardwar/hexwar-v1", "cardwar.envs.hexwar_v1:env"),
-                        ("cardwar/skirmish-v0", "cardwar.envs.skirmish_v0:env")):
+                        ("cardwar/skirmish-v0", "cardwar.envs.skirmish_v0:env"),
+                        ("cardwar/tankattack-v0", "cardwar.envs.tankattack_v0:env")):
         if _id not in _aec_registry:
             _register("aec", _id, entry_point=_entry)
     from pettingzoo import parallel_registry as _parallel_registry

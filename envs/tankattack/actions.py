@@ -10,7 +10,13 @@ ids                           meaning (by the stage the state is in)
 388        ``END``            end the tactical moves (step 2); no more aids; do not shoot back
 389        ``YES``            shoot back (11.3 step 4)
 390        ``SUPPRESS``       take Suppression instead of a recoil (16.3)
-391 .. 415                    reserved for entering reserves (one per element type); never legal yet
+391 .. 412 ``DEPLOY + t``     in step 2, bring on a reserve element of type ``t`` (9): Sniper, Minefield,
+                              Balloon, Bomber, Fighter (the Fighter call, Scouts and Air Aces too),
+                              Barrage, Gas; the other type ids are never legal
+413        ``COUNTER``        counter-battery: lift an enemy Barrage for 6 PIPs (9.2), then its cell
+414        ``RALLY``          pay 1 PIP to lift Suppression (16.3), then the element's cell
+415        ``RAID``           after choosing a Bomber: fly it off the enemy's edge (9.3), then the
+                              enemy Barrage's cell
 ===========================  =====================================================================
 """
 
@@ -24,7 +30,11 @@ END = FACE + 4
 YES = END + 1
 SUPPRESS = YES + 1
 DEPLOY = SUPPRESS + 1
-NUM_ACTIONS = DEPLOY + 25
+COUNTER = DEPLOY + 22
+RALLY = COUNTER + 1
+RAID = RALLY + 1
+NUM_ACTIONS = RAID + 1
+_SPENDS = {COUNTER: "counter-battery", RALLY: "rally", RAID: "raid"}
 
 
 class TankNotationError(ValueError):
@@ -32,7 +42,8 @@ class TankNotationError(ValueError):
 
 
 def action_to_string(a: int) -> str:
-    """``E7``, ``face N``, ``end``, ``yes``, ``suppress``."""
+    """``E7``, ``face N``, ``end``, ``yes``, ``suppress``, ``enter barrage``, ``counter-battery``, ``rally``,
+    ``raid``."""
     if 0 <= a < FACE:
         return label(a)
     if FACE <= a < END:
@@ -43,8 +54,12 @@ def action_to_string(a: int) -> str:
         return "yes"
     if a == SUPPRESS:
         return "suppress"
-    if DEPLOY <= a < NUM_ACTIONS:
-        return f"deploy {a - DEPLOY}"
+    if a in _SPENDS:
+        return _SPENDS[a]
+    if DEPLOY <= a < COUNTER:
+        from cardwar.envs.tankattack.elements import EType
+
+        return f"enter {EType(a - DEPLOY).name.lower()}"
     raise TankNotationError(f"no tankattack action {a}")
 
 
@@ -55,10 +70,17 @@ def string_to_action(text: str) -> int:
         return {"end": END, "yes": YES, "suppress": SUPPRESS}[t]
     if t.startswith("face ") and t[5:].upper() in tuple(FACING_NAMES):
         return FACE + FACING_NAMES.index(t[5:].upper())
-    if t.startswith("deploy ") and t[7:].isdigit() and DEPLOY + int(t[7:]) < NUM_ACTIONS:
-        return DEPLOY + int(t[7:])
+    for a, name in _SPENDS.items():
+        if t == name:
+            return a
+    if t.startswith("enter "):
+        from cardwar.envs.tankattack.elements import EType
+
+        name = t[6:].strip().replace(" ", "_").upper()
+        if name in EType.__members__:
+            return DEPLOY + int(EType[name])
     try:
         return parse_label(t)
     except (ValueError, IndexError):
         raise TankNotationError(f"{text!r} is not a tankattack action (a cell like E7, 'face N', 'end', 'yes', "
-                                f"'suppress')") from None
+                                f"'suppress', 'enter gas', 'counter-battery', 'rally', 'raid')") from None

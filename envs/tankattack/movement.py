@@ -34,6 +34,8 @@ class MoveOption(NamedTuple):
 def base_cost(s: TankState, e: int) -> int:
     """PIPs of a tactical move before the assault's +1 (7.1): 1, +1 Tank or Aerial, +1 out of command
     distance, or +1 instead if the General is Lost."""
+    if s.etype[e] is EType.GAS:
+        return 1  # 9.4, L366-367: "costs 1 PIP", whoever moves it; Gas is not a side's troops
     cost = 1
     if s.etype[e] is EType.TANK or is_aerial(s.etype[e]):
         cost += 1
@@ -185,6 +187,11 @@ def move_options(s: TankState, e: int) -> dict[int, MoveOption]:
         turns = tuple(f for f in legal_facings(s, e, start, start) if f != s.facing[e])
         if turns:
             out[start] = MoveOption(False, turns, "turn")
+    if t in (EType.SNIPER, EType.MINEFIELD) and s.home[e] >= 0:
+        from cardwar.envs.tankattack.reserves import feature
+
+        own = feature(s, e)  # 9.6-9.7: a Lurker's moves end in its feature (outside it: only to return)
+        out = {d: o for d, o in out.items() if d in own}
     return out
 
 

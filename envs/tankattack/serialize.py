@@ -40,7 +40,9 @@ def state_to_dict(s: TankState) -> dict:
                       "facing": s.facing[e], "general": s.general[e], "moved": s.moved[e], "shot": s.shot[e],
                       "targeted": s.targeted[e], "fought": s.fought[e], "suppressed": s.suppressed[e],
                       "wire_contact": s.wire_contact[e], "observed": s.observed[e],
-                      "initiated": list(s.initiated[e])} for e in range(len(s.cell))],
+                      "initiated": list(s.initiated[e]),
+                      "home": None if s.home[e] < 0 else label(s.home[e]), "timer": s.timer[e]}
+                     for e in range(len(s.cell))],
         "wire": {label(c): o for c, o in sorted(s.wire.items())},
         "bunker_alive": s.bunker_alive, "bunker_fought": s.bunker_fought,
         "bound": s.bound, "active": s.active, "pips": s.pips, "pip_roll": s.pip_roll,
@@ -67,6 +69,8 @@ def state_from_dict(d: dict) -> TankState:
     for name in ("facing", "general", "moved", "shot", "targeted", "fought", "suppressed", "wire_contact", "observed"):
         setattr(s, name, [e[name] for e in els])
     s.initiated = [tuple(e["initiated"]) for e in els]
+    s.home = [-1 if e.get("home") is None else parse_label(e["home"]) for e in els]
+    s.timer = [int(e.get("timer", 0)) for e in els]
     s.wire = {parse_label(c): o for c, o in d["wire"].items()}
     s.bunker_alive, s.bunker_fought = d["bunker_alive"], d["bunker_fought"]
     s.bound, s.active, s.pips, s.pip_roll = d["bound"], d["active"], d["pips"], d["pip_roll"]

@@ -10,10 +10,13 @@ trenches (16.1), wire (16.2); turning to face; shooting with aids and return fir
 aids, overlaps, flank and rear contacts, rear support, every outcome row; recoil, push-backs, crushing,
 flee, pursuit; the Bunker; break point, turn limit, the HotT General option.
 
-Not built yet (the actions are reserved): group moves (1.7, 8.4); entering reserves, so Barrages, Gas,
-Aerials, Snipers and Minefields stay in reserve (9); counter-battery and the Bomber raid (9.2-9.3);
-(dis)mounting (8.8); paying to lift Suppression (16.3); free aerial contacts (10); the options
-``going="per_cell"`` and ``deployment="players"``.
+Entering reserves (9: Barrages, Gas and its duration, the Fighter call, Bombers, Balloons, Snipers and
+Minefields bound to their feature), counter-battery and the Bomber raid (9.2-9.3), moving either side's Gas
+(9.4) and paying to lift Suppression (16.3) are step-2 spends (``reserves.py``).
+
+Not built yet: group moves (1.7, 8.4); (dis)mounting (8.8); free aerial contacts (10); the Barrage/Gas
+"friend is primary" rule and Barrages fighting wire (12.1, 16.2); Gas stopping at the first contact (9.4);
+the options ``going="per_cell"`` and ``deployment="players"``.
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ from enum import Enum
 
 import numpy as np
 
-from cardwar.envs.tankattack.actions import CELL, END, FACE, NUM_ACTIONS, SUPPRESS, YES, action_to_string
+from cardwar.envs.tankattack.actions import (
+    COUNTER, DEPLOY, END, FACE, NUM_ACTIONS, RAID, RALLY, SUPPRESS, YES, action_to_string,
+)
 from cardwar.envs.tankattack.board import NUM_CELLS, direction, gap, label
 from cardwar.envs.tankattack.contact import (
     BUNKER_ID, front_to_front, front_touches, front_touches_bunker, in_close_combat, in_front_contact,
@@ -37,6 +42,7 @@ from cardwar.envs.tankattack.fight import (
 )
 from cardwar.envs.tankattack.movement import MoveOption, base_cost, enemy_wire, move_options
 from cardwar.envs.tankattack.outcomes import BUNKER, Fight, Outcome, Result, compare, outcome
+from cardwar.envs.tankattack import reserves
 from cardwar.envs.tankattack.rules import TankAttackRules
 from cardwar.envs.tankattack.scenario import ATTACKER, DEFENDER, Scenario
 
@@ -61,6 +67,9 @@ class Stage(str, Enum):
     COMBAT_SELECT = "combat_select"
     COMBAT_PARTNER = "combat_partner"
     RECOIL_CHOICE = "recoil_choice"
+    ENTER_CELL = "enter_cell"
+    ENTER_FACE = "enter_face"
+    SPEND_TARGET = "spend_target"
     GAME_OVER = "game_over"
 
 
@@ -69,7 +78,7 @@ class TankIllegalActionError(ValueError):
 
 
 _PER_ELEMENT = ("etype", "side", "cell", "facing", "general", "moved", "shot", "targeted", "fought", "suppressed",
-                "wire_contact", "observed", "initiated")
+                "wire_contact", "observed", "initiated", "home", "timer")
 
 
 class TankState:
@@ -97,6 +106,7 @@ class TankState:
         s.moved, s.shot, s.targeted, s.fought = [False] * n, [False] * n, [False] * n, [False] * n
         s.suppressed, s.wire_contact, s.observed = [False] * n, [False] * n, [False] * n
         s.initiated = [()] * n
+        s.home, s.timer = [-1] * n, [0] * n
         s.wire = {c: o for c, o in scenario.board.wire}
         s.bunker_alive, s.bunker_fought = True, False
         s.bound, s.active, s.pips, s.pip_roll = 0, DEFENDER, 0, 0
@@ -194,8 +204,9 @@ class TankState:
         return hit
 
     def _selectable(self) -> list[int]:
-        return [e for e in range(len(self.cell)) if self.side[e] == self.active and self.cell[e] >= 0
-                and self._options(e)]
+        """Own elements with a move, and any Gas: "either player may use 1 PIP to move it" (9.4)."""
+        return [e for e in range(len(self.cell)) if (self.side[e] == self.active or self.etype[e] is EType.GAS)
+                and self.cell[e] >= 0 and self._options(e)]
 
     # ---- shooting (11)
     def _may_shoot(self, e: int) -> bool:
@@ -292,9 +303,11 @@ class TankState:
         if st is Stage.GAME_OVER:
             return []
         if st is Stage.MOVES:
-            return sorted(self.cell[e] for e in self._selectable()) + [END]
+            return sorted(self.cell[e] for e in self._selectable()) + [END] + self._spends()
         if st is Stage.MOVE_DEST:
-            return sorted(self._options(p["element"]))
+            e = p["element"]
+            opts = self._options(e)
+            return sorted(opts) + ([RAID] if reserves.raid_reaches(self, e, opts) else [])
         if st is Stage.MOVE_FACE:
             return [FACE + f for f in self._options(p["element"])[p["dest"]].facings]
         if st is Stage.FACE_CHOICE:
@@ -314,7 +327,27 @@ class TankState:
             return sorted(self._cell_of(q[0] if q[1] == x else q[1]) for q in self._available_pairs() if x in q)
         if st is Stage.RECOIL_CHOICE:
             return [FACE + f for f in p["dirs"]] + ([SUPPRESS] if p.get("suppress") else [])
+        if st is Stage.ENTER_CELL:
+            return sorted(reserves.entry_cells(self, p["element"]))
+        if st is Stage.ENTER_FACE:
+            return [FACE + f for f in reserves.entry_cells(self, p["element"])[p["cell"]]]
+        if st is Stage.SPEND_TARGET:
+            return sorted(self.cell[e] for e in self._spend_targets(p["spend"]))
         return []
+
+    def _spends(self) -> list[int]:
+        """Step 2's PIP spends other than moves, ascending: entries (9), counter-battery (9.2), rally (16.3)."""
+        out = sorted(DEPLOY + int(k) for k in reserves.entries(self))
+        if self.pips >= reserves.CALL_COST and reserves.enemy_barrages(self, self.active):
+            out.append(COUNTER)
+        if self.pips >= 1 and reserves.rally_candidates(self):
+            out.append(RALLY)
+        return out
+
+    def _spend_targets(self, spend: str) -> list[int]:
+        if spend == "rally":
+            return reserves.rally_candidates(self)
+        return reserves.enemy_barrages(self, self.active)
 
     def legal_action_mask(self) -> np.ndarray:
         m = np.zeros(NUM_ACTIONS, dtype=np.int8)
@@ -333,12 +366,19 @@ class TankState:
         if st is Stage.MOVES:
             if action == END:
                 self.stage = Stage.TURNING
+            elif action >= DEPLOY:
+                self._begin_spend(action)
             else:
                 self.pending = {"element": self.grid[action]}
                 self.stage = Stage.MOVE_DEST
         elif st is Stage.MOVE_DEST:
-            p["dest"] = action
-            self.stage = Stage.MOVE_FACE
+            if action == RAID:
+                self.pips -= base_cost(self, p["element"])
+                self.pending = {"spend": "raid", "bomber": p["element"]}
+                self.stage = Stage.SPEND_TARGET
+            else:
+                p["dest"] = action
+                self.stage = Stage.MOVE_FACE
         elif st is Stage.MOVE_FACE:
             self._do_move(p["element"], p["dest"], action - FACE)
         elif st is Stage.FACE_CHOICE:
@@ -374,6 +414,13 @@ class TankState:
             self._resolve_close(p["x"], y)
         elif st is Stage.RECOIL_CHOICE:
             self._finish_recoil_choice(action)
+        elif st is Stage.ENTER_CELL:
+            p["cell"] = action
+            self.stage = Stage.ENTER_FACE
+        elif st is Stage.ENTER_FACE:
+            self._enter(p["element"], p["cell"], action - FACE)
+        elif st is Stage.SPEND_TARGET:
+            self._finish_spend(self.grid[action])
         self._memo = None
         self._continue()
 
@@ -383,7 +430,7 @@ class TankState:
         while True:
             st = self.stage
             if st is Stage.MOVES:
-                if self._selectable():
+                if self._selectable() or self._spends():
                     return
                 self.stage = Stage.TURNING
             elif st is Stage.TURNING:
@@ -437,6 +484,67 @@ class TankState:
                            + (" (assault)" if opt.assault else ""))
         self.pending = {}
         self.stage = Stage.MOVES
+
+    # ---- step-2 spends (7.2, 9, 16.3)
+    def _begin_spend(self, action: int) -> None:
+        """Pay for an entry, counter-battery or rally; the placement or target is the next decision."""
+        if action == COUNTER:
+            self.pips -= reserves.CALL_COST
+            self.pending, self.stage = {"spend": "counter"}, Stage.SPEND_TARGET
+        elif action == RALLY:
+            self.pips -= 1
+            self.pending, self.stage = {"spend": "rally"}, Stage.SPEND_TARGET
+        else:
+            kind = EType(action - DEPLOY)
+            self.pips -= reserves.entry_cost(self, kind)
+            queue = reserves.in_reserve(self, self.active, kind)
+            if kind is not EType.FIGHTER:
+                queue = queue[:1]
+            self.events.append(f"{('defender', 'attacker')[self.active]} brings on "
+                               f"{'the Fighters' if kind is EType.FIGHTER else STATS[kind].name}")
+            self.pending = {"element": queue[0], "queue": queue[1:]}
+            self.stage = Stage.ENTER_CELL
+
+    def _enter(self, e: int, cell: int, facing: int) -> None:
+        """Place a reserve element (9). It makes no tactical move this bound (L186, L198 for Lurkers; a
+        *reading* for the rest: entering is its move). Gas rolls its duration (9.4); a Lurker's cell fixes
+        its feature (9.6-9.7). With the Fighter call, the next Fighter is placed while cells remain (9.5)."""
+        self._place(e, cell)
+        self.facing[e], self.moved[e], self.suppressed[e] = facing, True, False
+        if self.etype[e] in (EType.SNIPER, EType.MINEFIELD):
+            self.home[e] = cell
+        extra = ""
+        if self.etype[e] is EType.GAS:
+            n = self._roll()
+            self.timer[e] = n + 1  # the bound of deployment does not count (L177-178)
+            extra = f", for {n} bounds"
+        self.events.append(f"{STATS[self.etype[e]].name} enters at {label(cell)} facing {'NESW'[facing]}{extra}")
+        queue = [x for x in self.pending.get("queue", []) if reserves.entry_cells(self, x)]
+        self._memo = None
+        if queue:
+            self.pending = {"element": queue[0], "queue": queue[1:]}
+            self.stage = Stage.ENTER_CELL
+        else:
+            self.pending, self.stage = {}, Stage.MOVES
+
+    def _finish_spend(self, target: int) -> None:
+        """Counter-battery lifts an enemy Barrage (9.2: to its reserve, or gone by option); the raid destroys
+        one and the Bomber leaves, not Lost (9.3); a rally lifts Suppression (16.3)."""
+        spend = self.pending["spend"]
+        if spend == "rally":
+            self.suppressed[target] = False
+            self.events.append(f"{self._name(target)} at {label(self.cell[target])} returns to action")
+        elif spend == "counter":
+            self.events.append(f"counter-battery lifts the Barrage at {label(self.cell[target])}")
+            self._place(target, RESERVE if self.rules.lifted_barrage == "reserve" else GONE)
+        else:
+            b = self.pending["bomber"]
+            self.events.append(f"Bomber {label(self.cell[b])} flies off and destroys the Barrage at "
+                               f"{label(self.cell[target])}")
+            self._place(b, GONE)
+            self.moved[b] = True
+            self._destroy(target)
+        self.pending, self.stage = {}, Stage.MOVES
 
     def _place(self, e: int, cell: int) -> None:
         old = self.cell[e]
@@ -589,7 +697,9 @@ class TankState:
         elif out in (Outcome.FLEE, Outcome.FLEE_600):
             self._flee(loser, wcell)
         elif out is Outcome.TO_RESERVE:
-            self._place(loser, RESERVE)
+            gone = self.etype[loser] is EType.BARRAGE and self.rules.lifted_barrage == "gone"
+            self._place(loser, GONE if gone else RESERVE)
+            self.home[loser] = -1
         elif out is Outcome.LOST_OFF:
             self._destroy(loser)
         else:
@@ -703,6 +813,12 @@ class TankState:
                 if ahead is not None and enemy_wire(self, ahead, self.side[e]):
                     del self.wire[ahead]
                     self.events.append(f"Sturmtruppe cut the wire at {label(ahead)}")
+        for e in range(len(self.cell)):  # 9.4: Gas lasts its die roll of the deployer's own bounds
+            if self.etype[e] is EType.GAS and self.cell[e] >= 0 and self.side[e] == self.active:
+                self.timer[e] -= 1
+                if self.timer[e] <= 0:
+                    self.events.append(f"the Gas at {label(self.cell[e])} disperses")
+                    self._place(e, GONE)
         n = len(self.cell)
         self.moved, self.shot, self.targeted, self.fought = [False] * n, [False] * n, [False] * n, [False] * n
         self.wire_contact, self.observed = [False] * n, [False] * n

@@ -1,0 +1,205 @@
+"""Elements that enter during play, and the PIP spends that are not moves (RULES.md 7.2, 9, 16.3).
+
+Who may enter, for what, where and facing which way: Barrages and Gas (9.1, 9.4), the Fighter call (9.5),
+Bombers (9.3), Balloons (9.5), Snipers (9.6) and Minefields (9.7); counter-battery (9.2); the Bomber raid
+(9.3); paying to lift Suppression (16.3). The state machine (``state.py``) sequences them; this module
+only answers questions about a position.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardwar.envs.tankattack.board import BAD, gap
+from cardwar.envs.tankattack.contact import occupies_trench
+from cardwar.envs.tankattack.elements import FAST_AIR, IMMOBILE, EType, is_aerial, is_ground
+
+if TYPE_CHECKING:
+    from cardwar.envs.tankattack.state import TankState
+
+RESERVE = -1
+"""``cell`` of an element in reserve (same value as ``state.RESERVE``)."""
+ENTERING = (EType.BARRAGE, EType.GAS, EType.BOMBER, EType.BALLOON, EType.SNIPER, EType.MINEFIELD, EType.FIGHTER)
+"""The entry actions, one per kind of entry; ``FIGHTER`` is the Fighter call (Scouts and Air Aces come too)."""
+CALL_COST = 6
+"""L151-155, L161-164: a Barrage, the Fighter call and counter-battery cost 6 PIPs each."""
+ZONE_ROWS = 6
+"""600p from a side's own edge (5 step 6): a Balloon's entry zone."""
+
+
+def entry_kind(t: EType) -> EType:
+    """The entry action that brings a type on: Scouts and Air Aces arrive with the Fighter call (9.5)."""
+    return EType.FIGHTER if t in FAST_AIR else t
+
+
+def entry_cost(s: TankState, kind: EType) -> int:
+    """PIPs of one entry (7.2): 6 for a Barrage or the Fighter call, the option's for a Bomber, else 1."""
+    if kind in (EType.BARRAGE, EType.FIGHTER):
+        return CALL_COST
+    if kind is EType.BOMBER:
+        return s.rules.bomber_deploy_pips
+    return 1
+
+
+def in_reserve(s: TankState, side: int, kind: EType) -> list[int]:
+    """The side's reserve elements that this entry action brings on, by id."""
+    return [e for e in range(len(s.cell)) if s.cell[e] == RESERVE and s.side[e] == side
+            and entry_kind(s.etype[e]) is kind]
+
+
+def own_edge_row(s: TankState, side: int) -> int:
+    """The defender's edge is the south (last) row, the attacker's the north (row 0) (5 step 8)."""
+    return s.board.height - 1 if side == 0 else 0
+
+
+def in_enemy_half(s: TankState, side: int, cell: int) -> bool:
+    """9.1: the opponent's side of the battlefield (a middle row of an odd map belongs to neither)."""
+    r, h = cell // 16, s.board.height
+    return r < h // 2 if side == 0 else r >= h - h // 2
+
+
+def clear_of_enemies(s: TankState, side: int, cell: int, paces: int = 200) -> bool:
+    """No enemy element on the battlefield closer than ``paces`` (9.1, 9.3, 9.5)."""
+    return all(gap(cell, s.cell[y]) >= paces for y in range(len(s.cell))
+               if s.cell[y] >= 0 and s.side[y] != side)
+
+
+def _fixed_targets(s: TankState, side: int, cell: int) -> list[int]:
+    """Directions from ``cell`` to what a Barrage or Gas may be placed in contact with (9.1): an enemy
+    element in a trench, in a Strongpoint or entrenched; the enemy's Bunker; an enemy wire cell."""
+    out = []
+    for f in range(4):
+        n = s.board.step(cell, f)
+        if n is None:
+            continue
+        y = s.grid[n]
+        if y >= 0 and s.side[y] != side and is_ground(s.etype[y]) and (
+                occupies_trench(s, y) or n in s.board.strongpoints or s.etype[y] in IMMOBILE):
+            out.append(f)
+        elif y < 0 and n == s.board.bunker and s.bunker_alive and side == 1:
+            out.append(f)
+        elif y < 0 and s.wire.get(n, side) != side:
+            out.append(f)
+    return out
+
+
+def _free(s: TankState, cell: int) -> bool:
+    return s.grid[cell] < 0 and cell != s.board.bunker
+
+
+def entry_cells(s: TankState, e: int) -> dict[int, tuple[int, ...]]:
+    """Every cell where reserve element ``e`` may be placed now, with its legal facings (9.1-9.7)."""
+    t, side, board = s.etype[e], s.side[e], s.board
+    out: dict[int, tuple[int, ...]] = {}
+    for c in board.map_cells():
+        if not _free(s, c):
+            continue
+        if t in (EType.BARRAGE, EType.GAS):
+            fixed = _fixed_targets(s, side, c)
+            if fixed:
+                out[c] = tuple(fixed)
+            elif in_enemy_half(s, side, c) and clear_of_enemies(s, side, c):
+                out[c] = (0, 1, 2, 3)
+        elif is_aerial(t):
+            row = c // 16
+            edge = own_edge_row(s, side)
+            rows_ok = row == edge if t is not EType.BALLOON else abs(row - edge) < ZONE_ROWS
+            if rows_ok and clear_of_enemies(s, side, c):
+                out[c] = (0, 1, 2, 3)
+        elif t is EType.SNIPER:
+            if board.ground[c] in BAD:
+                out[c] = (0, 1, 2, 3)
+        elif t is EType.MINEFIELD:
+            if mine_kind(s, side, c) is not None:
+                fs = tuple(f for f in range(4) if _enemy_ground_at(s, side, board.step(c, f)))
+                if fs:
+                    out[c] = fs
+    return out
+
+
+def _enemy_ground_at(s: TankState, side: int, cell: int | None) -> bool:
+    if cell is None:
+        return False
+    y = s.grid[cell]
+    return y >= 0 and s.side[y] != side and is_ground(s.etype[y])
+
+
+def mine_kind(s: TankState, side: int, cell: int) -> str | None:
+    """9.7: a legal mine cell's kind (its bad-going ground, ``wire``, or ``area``), else ``None``. Wire is the
+    side's wire as laid at the start, so a Minefield's feature does not shrink as the wire is cut."""
+    board = s.board
+    g = board.ground[cell]
+    if g in BAD:
+        return f"bad:{int(g)}"
+    own = {c for c, o in board.wire if o == side}
+    if cell in own or any(n in own for n in board.neighbours8(cell)):
+        return "wire"
+    if cell in board.mine_areas:
+        return "area"
+    return None
+
+
+def feature(s: TankState, e: int) -> frozenset[int]:
+    """The terrain feature a Lurker is bound to (9.6-9.7): the cells orthogonally connected to its home cell
+    by cells of the same kind (a Sniper: the same bad ground; a Minefield: the same mine-cell kind)."""
+    home = s.home[e]
+    if home < 0:
+        return frozenset()
+    key = ("feature", int(s.etype[e]), s.side[e], home)
+    cache = s.board._cache
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    if s.etype[e] is EType.SNIPER:
+        g = s.board.ground[home]
+
+        def kind(c: int) -> object:
+            return s.board.ground[c] if s.board.ground[c] is g else None
+    else:
+        side = s.side[e]
+
+        def kind(c: int) -> object:
+            return mine_kind(s, side, c)
+    want = kind(home)
+    seen, stack = {home}, [home]
+    while stack:
+        x = stack.pop()
+        for f in range(4):
+            y = s.board.step(x, f)
+            if y is not None and y not in seen and kind(y) == want:
+                seen.add(y)
+                stack.append(y)
+    out = frozenset(seen)
+    cache[key] = out
+    return out
+
+
+def entries(s: TankState) -> list[EType]:
+    """The entry actions the active player can take now: something of that kind in reserve, the PIPs, and
+    at least one cell to place it."""
+    out = []
+    for kind in ENTERING:
+        if entry_cost(s, kind) > s.pips:
+            continue
+        els = in_reserve(s, s.active, kind)
+        if els and entry_cells(s, els[0]):  # every element of one entry kind enters by the same rule
+            out.append(kind)
+    return out
+
+
+def enemy_barrages(s: TankState, side: int) -> list[int]:
+    """The opponent's Barrages on the battlefield (9.2)."""
+    return [e for e in range(len(s.cell)) if s.cell[e] >= 0 and s.side[e] != side and s.etype[e] is EType.BARRAGE]
+
+
+def rally_candidates(s: TankState) -> list[int]:
+    """16.3: the active player's Suppressed elements on the battlefield (1 PIP each)."""
+    return [e for e in range(len(s.cell)) if s.cell[e] >= 0 and s.side[e] == s.active and s.suppressed[e]]
+
+
+def raid_reaches(s: TankState, e: int, options: dict) -> bool:
+    """9.3: a Bomber whose move can reach the enemy's edge row, while an enemy Barrage is on the battlefield."""
+    if s.etype[e] is not EType.BOMBER or not enemy_barrages(s, s.side[e]):
+        return False
+    edge = own_edge_row(s, 1 - s.side[e])
+    return any(d // 16 == edge for d in options)

@@ -186,15 +186,98 @@ CAMBRAI = {
 }
 """RULES.md 20.2 ``cambrai``."""
 
-_SHIPPED = {d["name"]: d for d in (TRENCH_RAID, CAMBRAI)}
+KAISERSCHLACHT = {
+    "name": "kaiserschlacht", "title": "Kaiserschlacht: Sturmtruppe infiltration, 21 March 1918", "turn_limit": 20,
+    "map": ["................",
+            "............HH..",
+            "............HH..",
+            "............HH..",
+            "................",
+            "................",
+            "..WW............",
+            "..WW............",
+            "..WW............",
+            ".....xx...xx....",
+            ".....xx...xx....",
+            ".....xx.........",
+            "................",
+            "................",
+            "..wwwww..wwwww..",
+            "................",
+            "..#S########S#..",
+            "................",
+            "................",
+            "................",
+            ".......R........",
+            "................",
+            "......TTKT......",
+            "......TTTT......"],
+    "defender": {"placed": ["H20 general", "C17 rifles", "E17 rifles", "F17 rifles", "G17 rifles", "D17 mg",
+                            "J17 rifles", "K17 rifles", "L17 rifles", "H21 rifles", "M17 mg",
+                            "K22 heavy_artillery"],
+                 "reserve": ["fighter", "minefield", "sniper"]},
+    "attacker": {"placed": ["H3 general", "F4 rifles", "G4 rifles", "I4 rifles", "J4 rifles", "H4 mg",
+                            "E6 sturmtruppe", "H6 sturmtruppe", "L6 sturmtruppe", "H5 light_mortar",
+                            "G6 forward_observer"],
+                 "reserve": ["barrage", "gas", "gas", "balloon", "bomber"]},
+}
+"""RULES.md 20.2 ``kaiserschlacht``: two Strongpoints in the line, a two-cell gap in the wire at H15-I15."""
+
+VILLERS_BRETONNEUX = {
+    "name": "villers_bretonneux", "title": "Villers-Bretonneux: tank against tank, 24 April 1918", "turn_limit": 20,
+    "map": [".......=........",
+            ".......=........",
+            ".......=...HHH..",
+            ".......=...HHH..",
+            ".......=...HHH..",
+            ".......=........",
+            ".......=........",
+            ".......=........",
+            "...xx..=........",
+            "...xx..=........",
+            ".......=........",
+            ".......=........",
+            ".......=........",
+            ".......=........",
+            "......wwwww.....",
+            "................",
+            ".....#######....",
+            ".......=........",
+            ".......=.....WWW",
+            ".......=.....WWW",
+            ".......=.....WWW",
+            ".TTTT===.....WWW",
+            ".TTTK...........",
+            ".TTTT..........."],
+    "defender": {"placed": ["H20 general", "F17 forward_observer", "G17 rifles", "H17 rifles", "J17 rifles",
+                            "K17 rifles", "I17 mg", "L17 mg", "I20 tank", "K20 tank", "L22 whippet",
+                            "M22 whippet", "G21 field_artillery"],
+                 "reserve": ["barrage"]},
+    "attacker": {"placed": ["I4 general", "F6 tank", "H6 tank", "K6 tank", "G6 sturmtruppe", "J6 sturmtruppe",
+                            "F5 rifles", "G5 rifles", "J5 rifles", "K5 rifles", "H5 mg"],
+                 "reserve": ["barrage", "gas"]},
+}
+"""RULES.md 20.2 ``villers_bretonneux``: the Whippets are Armoured Cars (``whippet`` names that type)."""
+
+_SHIPPED = {d["name"]: d for d in (TRENCH_RAID, CAMBRAI, KAISERSCHLACHT, VILLERS_BRETONNEUX)}
 
 
 def available_scenarios() -> list[str]:
+    """The shipped (named) scenarios; ``random``, ``random:train`` and ``random:test`` are generated."""
     return sorted(_SHIPPED)
 
 
 def load_scenario(name: str) -> Scenario:
-    """A shipped scenario by name."""
-    if name not in _SHIPPED:
-        raise ScenarioError(f"unknown tankattack scenario {name!r}; known: {', '.join(available_scenarios())}")
-    return scenario_from_dict(_SHIPPED[name])
+    """A shipped scenario by name, or a generated one (RULES.md 20.1): ``random``, ``random:train``,
+    ``random:test`` (a fresh generator seed) or ``random:SEED``, ``random:train:SEED``, ``random:test:SEED``
+    (the split sets the seed's parity: even train, odd test). A generated scenario's name records its seed."""
+    if name in _SHIPPED:
+        return scenario_from_dict(_SHIPPED[name])
+    if name.startswith("random"):
+        from cardwar.envs.tankattack.generator import resolve_random
+
+        sc = resolve_random(name)
+        if sc is not None:
+            return sc
+    raise ScenarioError(f"unknown tankattack scenario {name!r}; known: {', '.join(available_scenarios())}, "
+                        "random, random:train, random:test (each optionally :SEED)")

@@ -124,7 +124,7 @@ def render_view_rgb(v: TankView, viewer: int | str | None = None) -> np.ndarray:
     width = img.size[0]
     d.rectangle([0, 0, width, TITLE_H - 1], fill=TITLE_BG)
     who = VIEWER_NAMES.get(viewer if viewer is not None else v.seat, str(viewer))
-    d.text((8, 6), f"{sc['title']} | bound {data['bound']}/{2 * sc['turn_limit']}, "
+    d.text((8, 6), f"{sc['name']} | bound {data['bound']}/{2 * sc['turn_limit']}, "
                    f"{SIDE_NAMES[data['active']]}'s, PIPs {data['pips']}/{data['pip_roll']} | view: {who}",
            fill=(255, 255, 255), font=_font(13))
     y = TITLE_H + MARGIN + b.height * CELL_PX + 8

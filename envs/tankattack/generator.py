@@ -11,8 +11,9 @@ applies it):
 
 - "the deployment zones' edge rows" are the zones' forward rows, 6 and 19: the town edge must touch the
   defender's own edge (row 24), so the map's edge rows cannot be meant.
-- A ruin is placed on a front-line cell only for the ``line`` defender and only once: the map format
-  writes a trench ruin as ``S``, a Strongpoint, and ``line`` is the template that pays for one.
+- A ruin is placed on a front-line cell only for the ``line`` defender, only once, and only in a frontage
+  one of its two battalions will hold: the map format writes a trench ruin as ``S``, a Strongpoint,
+  ``line`` is the template that pays for one, and the battalion's MG then holds it.
 - The road may cross trench and wire cells (they stay trench and wire) and the river only at its bridge;
   it is exempt from the forward-row rule (a road crosses the whole map).
 - Repair places a feature where it touches a quarter that has none, while fewer than 3 quarters hold one.
@@ -179,9 +180,12 @@ def _placements(lay: Layout, kind: str, defender: str) -> list[frozenset[int]]:
     blocked = used | lay.trench | lay.wire
     out: list[frozenset[int]] = []
 
+    free = {c for c in range(STRIDE * HEIGHT)
+            if c % STRIDE < WIDTH and c not in blocked and col_row(c)[1] not in FORWARD_ROWS
+            and (kind not in HIGH_FEATURES or high_allowed(c, lay.trench))}
+
     def ok(cells: list[int]) -> bool:
-        return all(c not in blocked and col_row(c)[1] not in FORWARD_ROWS
-                   and (kind not in HIGH_FEATURES or high_allowed(c, lay.trench)) for c in cells)
+        return all(c in free for c in cells)
 
     def rects(ws: tuple[int, ...], hs: tuple[int, ...], rows: range | None = None) -> None:
         for w in ws:
@@ -203,7 +207,8 @@ def _placements(lay: Layout, kind: str, defender: str) -> list[frozenset[int]]:
     elif kind == "ruin":
         rects((1,), (1,))
         if defender == "line" and not lay.strongpoints:
-            out.extend(frozenset({c}) for c in lay.front)
+            held = lay.frontages[:DEFENDER_TEMPLATES["line"]["battalions"]]
+            out.extend(frozenset({c}) for fr in held for c in fr)
     elif kind == "road":
         river = next((cells for k, cells in lay.features if k == "river"), frozenset())
         bridge = [c for c in river if lay.ground[c] is Ground.BRIDGE]

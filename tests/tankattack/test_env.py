@@ -308,3 +308,12 @@ def test_mask_is_exact_against_trying_every_action():
             assert accepted == np.flatnonzero(obs["action_mask"]).tolist()
             checked += 1
     assert checked > 20
+
+
+def test_the_engine_package_with_its_encoders_and_renders_imports_no_rl_library():
+    """observation.py, text.py and picture.py live beside the engine: numpy and Pillow only."""
+    import pathlib
+
+    from tests.engine_purity import rl_imports
+
+    assert rl_imports(pathlib.Path(tankattack_v0.__file__).parent / "tankattack") == []

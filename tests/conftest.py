@@ -1,6 +1,7 @@
 """Suite-wide: which ``slow`` tests the default run leaves out.
 
-The thousand-game scans of the skirmish and the long agent matches are marked ``slow`` and skipped by default;
+The thousand-game scans of the skirmish, the long agent matches and the two-node Ray cluster are marked ``slow``
+and skipped by default;
 ``-m slow`` (or ``CARDWAR_SLOW=1``) runs them. Elsewhere ``slow`` only says a test takes more than about 20 s
 (the real ``cardwar train`` processes of tests/training): those stay in the default run.
 """
@@ -11,13 +12,17 @@ import os
 
 import pytest
 
-SKIPPED_UNLESS_ASKED = tuple(os.path.join(os.path.dirname(__file__), d) for d in ("skirmish", "agents"))
+SKIPPED_UNLESS_ASKED = {os.path.join(os.path.dirname(__file__), d): why for d, why in [
+    ("skirmish", "thousands of games"), ("agents", "thousands of games"),
+    ("training/test_rllib_cluster.py", "a two-node Ray cluster with token authentication (about 80 s)")]}
 
 
 def pytest_collection_modifyitems(config, items) -> None:
     if "slow" in (config.getoption("markexpr", "") or "") or os.environ.get("CARDWAR_SLOW"):
         return
-    skip = pytest.mark.skip(reason="thousands of games: run with -m slow or CARDWAR_SLOW=1")
     for item in items:
-        if "slow" in item.keywords and str(item.fspath).startswith(SKIPPED_UNLESS_ASKED):
-            item.add_marker(skip)
+        if "slow" not in item.keywords:
+            continue
+        for where, why in SKIPPED_UNLESS_ASKED.items():
+            if str(item.fspath).startswith(where):
+                item.add_marker(pytest.mark.skip(reason=f"{why}: run with -m slow or CARDWAR_SLOW=1"))

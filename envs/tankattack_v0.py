@@ -58,7 +58,11 @@ decoder, `cardwar.envs.tankattack.action_to_string`; `string_to_action` is its i
 
 ## Arguments
 `tankattack_v0.env(scenario="{{DEFAULT_SCENARIO}}", rules=None, render_mode=None, render_viewer=None)`:
-`scenario` is a shipped name (`cardwar.envs.tankattack.available_scenarios()`) or a `Scenario`;
+`scenario` is a shipped name (`cardwar.envs.tankattack.available_scenarios()`), a `Scenario`, or
+`"random"` (a new map and armies each reset from the seed's set-up procedure, RULES.md 20.1: a 63-bit
+generator seed drawn from the reset seed; nothing is hidden, so there is no separate deal), or one of its
+two disjoint halves `"random:train"` / `"random:test"` (even / odd generator seeds: train on one, test
+on maps never seen), or one generated map, `"random:SEED"`;
 `rules` is a dict of the options of `cardwar.envs.tankattack.TankAttackRules` (RULES.md 22) or a
 `TankAttackRules`, a bad option a `TankAttackRulesError` naming the known ones; `render_mode` is
 `"ansi"`, `"rgb_array"` or `"human"`; `render_viewer` is `"defender"`, `"attacker"`, `None` (a
@@ -132,11 +136,15 @@ class raw_env(ScenarioEnv, EzPickle):  # noqa: N801 (PettingZoo naming)
                  render_mode: str | None = None, render_viewer: str | None = None) -> None:
         EzPickle.__init__(self, scenario=scenario, rules=rules, render_mode=render_mode, render_viewer=render_viewer)
         self.config = rules if isinstance(rules, TankAttackRules) else TankAttackRules.from_dict(rules)
-        if isinstance(scenario, str) and scenario.startswith("random"):
-            raise ValueError("tankattack: procedural scenarios ('random') are not wired into the env yet; "
-                             "give a shipped scenario name")
         self._choose_scenario(scenario, Scenario, load_scenario)
         self._setup(render_mode, render_viewer)
+
+    def _generate(self, seed: int, deal: int) -> Scenario:
+        """The generated scenario of generator seed ``seed`` (RULES.md 20.1); nothing is hidden, so there is
+        no deal to draw from ``deal``."""
+        from cardwar.envs.tankattack.generator import generate_scenario
+
+        return generate_scenario(seed)
 
     def _new_state(self, seeder: np.random.Generator) -> TankState:
         game_seed, scenario = self._draw_game(seeder)

@@ -29,13 +29,15 @@ PENDING = ("pending_element", "pending_dest", "pending_shooter", "pending_target
 STAGES = tuple(s.value for s in Stage)
 MAX_RESERVE = 4
 """A reserve count is shown / 4, at most 1."""
+MAX_TIMER = 7
+"""A Gas's timer (its duration die + 1, RULES.md 9.4) is shown / 7."""
 
 PLANES: tuple[str, ...] = (
     tuple(f"ground_{g.name.lower()}" for g in Ground) + ("off_map",)
     + ("trench", "strongpoint", "bunker", "mine_area", "wire_own", "wire_enemy")
     + tuple(f"own_{t.name.lower()}" for t in EType) + tuple(f"enemy_{t.name.lower()}" for t in EType)
     + tuple(f"own_facing_{f}" for f in FACINGS) + tuple(f"enemy_facing_{f}" for f in FACINGS)
-    + ("own_general", "enemy_general")
+    + ("own_general", "enemy_general", "own_gas_timer", "enemy_gas_timer", "own_lurker_home", "enemy_lurker_home")
     + tuple(f"own_{f}" for f in FLAGS) + tuple(f"enemy_{f}" for f in FLAGS)
     + PENDING
     + tuple(f"stage_{s}" for s in STAGES)
@@ -120,6 +122,10 @@ def encode_observation(v: TankView, seat: int | None = None) -> np.ndarray:
         row[(_OWN_FACE if mine else _ENEMY_FACE) + e["facing"]] = 1.0
         if e["general"]:
             row[_OWN_GEN if mine else _ENEMY_GEN] = 1.0
+        if e.get("timer"):
+            row[_OWN_TIMER if mine else _ENEMY_TIMER] = min(e["timer"] / MAX_TIMER, 1.0)
+        if e.get("home"):
+            obs[_CELL_OF[e["home"]], _OWN_HOME if mine else _ENEMY_HOME] = 1.0
         base = _OWN_FLAG if mine else _ENEMY_FLAG
         for k, f in enumerate(FLAGS):
             if e[f]:
@@ -175,6 +181,8 @@ def encode_observation(v: TankView, seat: int | None = None) -> np.ndarray:
 _OWN, _ENEMY = P["own_rifles"], P["enemy_rifles"]
 _OWN_FACE, _ENEMY_FACE = P["own_facing_n"], P["enemy_facing_n"]
 _OWN_GEN, _ENEMY_GEN = P["own_general"], P["enemy_general"]
+_OWN_TIMER, _ENEMY_TIMER = P["own_gas_timer"], P["enemy_gas_timer"]
+_OWN_HOME, _ENEMY_HOME = P["own_lurker_home"], P["enemy_lurker_home"]
 _OWN_FLAG, _ENEMY_FLAG = P["own_moved"], P["enemy_moved"]
 _WIRE_OWN, _WIRE_ENEMY, _BUNKER = P["wire_own"], P["wire_enemy"], P["bunker"]
 _STAGE = P[f"stage_{STAGES[0]}"]
@@ -205,6 +213,11 @@ _PLANE_MEANINGS = {
     "wire_own": ("0/1", "barbed wire of my side still standing (16.2)"),
     "wire_enemy": ("0/1", "the enemy's barbed wire still standing"),
     "own_general": ("0/1", "my General's cell"),
+    "own_gas_timer": ("[0, 1]", f"on my Gas: the bounds of mine it still lasts (its timer) / {MAX_TIMER} (9.4)"),
+    "enemy_gas_timer": ("[0, 1]", f"on the enemy's Gas: its timer / {MAX_TIMER}"),
+    "own_lurker_home": ("0/1", "the cell where my Sniper or Minefield entered: it is bound to that feature "
+                               "(9.6-9.7)"),
+    "enemy_lurker_home": ("0/1", "the same for the enemy's Lurkers"),
     "enemy_general": ("0/1", "the enemy General's cell"),
     "pips_left": ("constant [0, 1]", "the active side's PIPs left / 6"),
     "pips_rolled": ("constant [0, 1]", "the PIP die rolled this bound / 6"),

@@ -28,6 +28,7 @@ SETUPS = [
     pytest.param({}, id="cambrai_default"),
     pytest.param({"scenario": "trench_raid", "rules": {"arc": "box", "shooting_bounds": "active"}},
                  id="trench_raid_options"),
+    pytest.param({"scenario": "random:train"}, id="random_train"),
 ]
 AGENTS = ["defender", "attacker"]
 
@@ -162,6 +163,9 @@ def test_observation_planes_read_back_the_engine_state():
                 expect[c, at[f"{who}_general"]] = s.general[e]
                 expect[c, at[f"{who}_suppressed"]] = s.suppressed[e]
                 expect[c, at[f"{who}_moved"]] = s.moved[e]
+                assert obs[c, at[f"{who}_gas_timer"]] == pytest.approx(min(s.timer[e] / 7, 1))
+                if s.home[e] >= 0:
+                    assert obs[s.home[e], at[f"{who}_lurker_home"]] == 1
             element_planes = [at[n] for n in PLANES if n.startswith(("own_", "enemy_")) and (
                 n.split("_", 1)[1] in ("general", "suppressed", "moved") or "_facing_" in n
                 or n.split("_", 1)[1].upper() in {t.name for t in STATS})]
@@ -181,6 +185,22 @@ def test_observation_planes_read_back_the_engine_state():
             assert obs[0, at["own_lost_ap"]] == pytest.approx(s.lost_ap(seat) / s.army_ap(seat))
             if "element" in s.pending and s.cell[s.pending["element"]] >= 0:
                 assert obs[s.cell[s.pending["element"]], at["pending_element"]] == 1
+
+
+def test_random_splits_draw_even_and_odd_generator_seeds_from_the_reset_seed():
+    """RULES.md 20.1: "random:train" plays even generator seeds, "random:test" odd ones; the same reset
+    seed gives the same map."""
+    for split, parity in (("random:train", 0), ("random:test", 1)):
+        e = tankattack_v0.raw_env(scenario=split)
+        names = set()
+        for seed in range(3):
+            e.reset(seed=seed)
+            names.add(e.scenario.name)
+            assert int(e.scenario.name.split(":")[-1]) % 2 == parity
+            again = tankattack_v0.raw_env(scenario=split)
+            again.reset(seed=seed)
+            assert again.scenario.map_rows == e.scenario.map_rows
+        assert len(names) == 3
 
 
 def test_global_state_is_both_seats_observations_joined():

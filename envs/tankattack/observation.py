@@ -16,7 +16,7 @@ import numpy as np
 
 from cardwar.envs.doc_pages import fill, markdown_table
 from cardwar.envs.tankattack.board import MAX_ROWS, NUM_CELLS, STRIDE, Board, Ground, label, parse_map
-from cardwar.envs.tankattack.elements import STATS, EType
+from cardwar.envs.tankattack.elements import RESERVE_ONLY, STATS, EType
 from cardwar.envs.tankattack.state import Stage
 from cardwar.envs.tankattack.view import TankView
 
@@ -32,6 +32,10 @@ MAX_RESERVE = 4
 MAX_TIMER = 7
 """A Gas's timer (its duration die + 1, RULES.md 9.4) is shown / 7."""
 
+RESERVE_TYPES = tuple(t for t in EType if t in RESERVE_ONLY)
+"""The types that enter from reserve (RULES.md 9); an element of another type listed in a reserve never
+enters, and counts only in its army's AP (the ``lost_ap`` planes' denominators)."""
+
 PLANES: tuple[str, ...] = (
     tuple(f"ground_{g.name.lower()}" for g in Ground) + ("off_map",)
     + ("trench", "strongpoint", "bunker", "mine_area", "wire_own", "wire_enemy")
@@ -43,7 +47,8 @@ PLANES: tuple[str, ...] = (
     + tuple(f"stage_{s}" for s in STAGES)
     + ("pips_left", "pips_rolled", "bound_fraction", "i_am_defender", "i_am_active", "to_decide",
        "own_lost_ap", "enemy_lost_ap", "bunker_alive")
-    + tuple(f"own_reserve_{t.name.lower()}" for t in EType) + tuple(f"enemy_reserve_{t.name.lower()}" for t in EType)
+    + tuple(f"own_reserve_{t.name.lower()}" for t in RESERVE_TYPES)
+    + tuple(f"enemy_reserve_{t.name.lower()}" for t in RESERVE_TYPES)
 )
 P = {name: i for i, name in enumerate(PLANES)}
 NUM_PLANES = len(PLANES)
@@ -51,7 +56,7 @@ OBS_SHAPE = (MAX_ROWS, STRIDE, NUM_PLANES)
 
 _CELL_OF = {label(c): c for c in range(NUM_CELLS)}
 _TYPE_OF = {t.name.lower(): t for t in EType}
-_NTYPES = len(EType)
+_RESERVE_INDEX = {t: k for k, t in enumerate(RESERVE_TYPES)}
 _STATIC: dict[tuple[str, ...], tuple[Board, np.ndarray]] = {}
 
 
@@ -104,7 +109,7 @@ def encode_observation(v: TankView, seat: int | None = None) -> np.ndarray:
     cells = [_CELL_OF.get(e["cell"], -1) for e in els]
     side_ap = [0, 0]
     lost_ap = [0, 0]
-    reserve = [[0] * _NTYPES, [0] * _NTYPES]
+    reserve = [[0] * len(RESERVE_TYPES), [0] * len(RESERVE_TYPES)]
     for e, c in zip(els, cells):
         t = _TYPE_OF[e["type"]]
         sd = e["side"]
@@ -113,8 +118,9 @@ def encode_observation(v: TankView, seat: int | None = None) -> np.ndarray:
         if e["cell"] == "lost":
             lost_ap[sd] += ap
         if c < 0:
-            if e["cell"] == "reserve":
-                reserve[sd][t] += 1
+            k = _RESERVE_INDEX.get(t)
+            if k is not None and e["cell"] == "reserve":
+                reserve[sd][k] += 1
             continue
         mine = sd == me
         row = obs[c]
@@ -186,7 +192,8 @@ _OWN_HOME, _ENEMY_HOME = P["own_lurker_home"], P["enemy_lurker_home"]
 _OWN_FLAG, _ENEMY_FLAG = P["own_moved"], P["enemy_moved"]
 _WIRE_OWN, _WIRE_ENEMY, _BUNKER = P["wire_own"], P["wire_enemy"], P["bunker"]
 _STAGE = P[f"stage_{STAGES[0]}"]
-_OWN_RES, _ENEMY_RES = P["own_reserve_rifles"], P["enemy_reserve_rifles"]
+_OWN_RES = P[f"own_reserve_{RESERVE_TYPES[0].name.lower()}"]
+_ENEMY_RES = P[f"enemy_reserve_{RESERVE_TYPES[0].name.lower()}"]
 
 _FLAG_MEANINGS = {
     "moved": "made a tactical move this bound", "shot": "has shot (or aided a shot) this step",

@@ -17,7 +17,7 @@ from cardwar.envs.tankattack import (
 )
 from cardwar.envs.tankattack.board import NUM_CELLS, STRIDE, label
 from cardwar.envs.tankattack.elements import STATS
-from cardwar.envs.tankattack.observation import OBS_SHAPE, PLANES, plane_table
+from cardwar.envs.tankattack.observation import OBS_SHAPE, PLANES, RESERVE_TYPES, plane_table
 from cardwar.envs.tankattack.picture import image_size
 from cardwar.envs.tankattack.serialize import state_from_dict, state_to_dict
 from cardwar.envs.tankattack.text import ARROWS, LEGEND, element_code
@@ -183,6 +183,10 @@ def test_observation_planes_read_back_the_engine_state():
             assert obs[0, at["i_am_defender"]] == (seat == 0)
             assert obs[0, at["to_decide"]] == (not s.is_terminal() and s.current_player == seat)
             assert obs[0, at["own_lost_ap"]] == pytest.approx(s.lost_ap(seat) / s.army_ap(seat))
+            for t in RESERVE_TYPES:
+                for who, sd in (("own", seat), ("enemy", 1 - seat)):
+                    n = sum(1 for e in range(len(s.cell)) if s.etype[e] == t and s.side[e] == sd and s.cell[e] == -1)
+                    assert obs[0, at[f"{who}_reserve_{t.name.lower()}"]] == pytest.approx(min(n / 4, 1))
             if "element" in s.pending and s.cell[s.pending["element"]] >= 0:
                 assert obs[s.cell[s.pending["element"]], at["pending_element"]] == 1
 

@@ -535,15 +535,32 @@ def announce_budget(config: TrainConfig, run_dir: Path, step: int) -> None:
               f"{end:,} steps (budget.json)", file=sys.stderr, flush=True)
 
 
+def load_checkpoint(path: Path, vec_env: Any, run_dir: Path, device: str) -> Any:
+    """The model saved at ``path``, on ``vec_env``. A checkpoint saved with an older observation layout that its
+    policy still reads (``adopt_current_layout``: the skirmish's planes first, before issue 28) is built on the
+    env's space instead: the same weights, its trunk reads the new layout, so the run goes on as before."""
+    from sb3_contrib import MaskablePPO
+
+    kwargs = {"device": device, "tensorboard_log": str(run_dir / "tb")}
+    try:
+        return MaskablePPO.load(path, env=vec_env, **kwargs)
+    except ValueError as err:
+        if "Observation spaces do not match" not in str(err):
+            raise
+        policy = MaskablePPO.load(path, device="cpu").policy
+        adopt = getattr(policy, "adopt_current_layout", None)
+        if adopt is None or not adopt() or policy.observation_space != vec_env.observation_space:
+            raise
+        return MaskablePPO.load(path, env=vec_env, custom_objects={"observation_space": vec_env.observation_space},
+                                **kwargs)
+
+
 def _load_latest(found: list[tuple[Path, dict]], vec_env: Any, run_dir: Path,
                  device: str) -> tuple[Any, dict, Path]:
     """The newest checkpoint that loads (a damaged file falls back to the one before), its pool state and path."""
-    from sb3_contrib import MaskablePPO
-
     for path, state in found:
         try:
-            model = MaskablePPO.load(path, env=vec_env, device=device, tensorboard_log=str(run_dir / "tb"))
-            return model, state, path
+            return load_checkpoint(path, vec_env, run_dir, device), state, path
         except Exception as err:  # noqa: BLE001 - any unreadable zip
             print(f"warning: checkpoint {path.name} cannot be loaded ({err}); trying the one before",
                   file=sys.stderr)

@@ -291,3 +291,34 @@ def test_the_shipped_model_loads_and_plays_legal_moves_on_held_out_maps():
         players = (agent, other) if seat == 0 else (other, agent)
         returns = play_agents(env, *players, seed=seed)  # play_agents raises on an illegal move
         assert returns[seat] in (-1.0, 0.0, 1.0)
+
+
+def test_a_checkpoint_saved_planes_first_resumes_on_the_channels_last_env(tmp_path):
+    """A training run saved before issue 28 (the shipped model is such a checkpoint) goes on: the trainer builds
+    it on today's space, with the same weights, and it gives the distributions the planes-first policy gives."""
+    from sb3_contrib import MaskablePPO
+
+    from cardwar.training.trainer import load_checkpoint
+    from cardwar.training.vec_env import close_vec_env, make_vec_env
+
+    vec_env = make_vec_env(tiny(env={"n_envs": 1, "vec_env": "dummy", "scenario": "duel"}))
+    assert tuple(vec_env.observation_space.shape) == OBS_SHAPE
+    with pytest.raises(ValueError, match="Observation spaces do not match"):  # what a plain load says
+        MaskablePPO.load(pretrained_path("skirmish"), env=vec_env, device="cpu")
+    model = load_checkpoint(pretrained_path("skirmish"), vec_env, tmp_path, "cpu")
+    assert model.observation_space == vec_env.observation_space
+    saved = MaskablePPO.load(pretrained_path("skirmish"), device="cpu").policy  # planes first, as saved
+    positions = decisions("duel", 20, seed=5)
+    obs = np.stack([o["observation"] for o in positions])
+    masks = np.stack([o["action_mask"].astype(bool) for o in positions])
+    with torch.no_grad():
+        now = model.policy.get_distribution(torch.as_tensor(obs), action_masks=masks).distribution.probs
+        old = saved.get_distribution(torch.as_tensor(np.ascontiguousarray(obs.transpose(0, 3, 1, 2))),
+                                     action_masks=masks).distribution.probs
+    assert torch.allclose(now, old, rtol=0.0, atol=1e-6)
+    model.n_steps, model.batch_size, model.n_epochs = 16, 16, 1
+    model.rollout_buffer.buffer_size = 16
+    try:
+        model.learn(16)  # and it trains on
+    finally:
+        close_vec_env(vec_env)

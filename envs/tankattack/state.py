@@ -37,7 +37,7 @@ from cardwar.envs.tankattack.elements import (
     ARTILLERY, MORTARS, STATS, EType, Going, is_aerial,
 )
 from cardwar.envs.tankattack.fight import (
-    LOST, attacked_from_outside, close_total, contact_bad_going, flee_plan, good_going_for_rows, opposite,
+    LOST, observed, attacked_from_outside, close_total, contact_bad_going, flee_plan, good_going_for_rows, opposite,
     recoil_plan, shooting_totals,
 )
 from cardwar.envs.tankattack.movement import MoveOption, base_cost, enemy_wire, move_options
@@ -284,6 +284,37 @@ class TankState:
                     out.append((a, b))
             if front_touches_bunker(self, a):
                 out.append((a, BUNKER_ID))
+        return self._friend_is_primary(out)
+
+    def _friend_is_primary(self, pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """12.1 (L727-731): where a Barrage or Gas and a friend of it both fight one enemy, "the friendly
+        element should always be considered the primary attacker": the Barrage's or Gas's pair is dropped
+        and it aids (Overwhelmed, 12.2)."""
+        def fire(e: int) -> bool:
+            return e != BUNKER_ID and self.etype[e] in (EType.BARRAGE, EType.GAS)
+
+        def enemy_of(pr: tuple[int, int], e: int) -> int:
+            return pr[1] if pr[0] == e else pr[0]
+
+        keep = []
+        for pr in pairs:
+            g = pr[0] if fire(pr[0]) else (pr[1] if fire(pr[1]) else None)
+            if g is not None:
+                y = enemy_of(pr, g)
+                if any(q != pr and y in q and not fire(enemy_of(q, y)) for q in pairs):
+                    continue
+            keep.append(pr)
+        return keep
+
+    def _wire_fights(self) -> list[tuple[int, int]]:
+        """16.2 (L123): each Barrage not yet fought whose front edge touches an empty enemy wire cell fights
+        the wire, as (Barrage, wire cell)."""
+        out = []
+        for b in range(len(self.cell)):
+            if self.etype[b] is EType.BARRAGE and self.cell[b] >= 0 and not self.fought[b]:
+                ahead = self.board.step(self.cell[b], self.facing[b])
+                if ahead is not None and self.grid[ahead] < 0 and enemy_wire(self, ahead, self.side[b]):
+                    out.append((b, ahead))
         return out
 
     def _available_pairs(self) -> list[tuple[int, int]]:
@@ -321,8 +352,11 @@ class TankState:
         if st is Stage.SHOOT_RETURN:
             return [END, YES]
         if st is Stage.COMBAT_SELECT:
-            return sorted({self._cell_of(e) for pr in self._available_pairs() for e in pr})
+            return sorted({self._cell_of(e) for pr in self._available_pairs() for e in pr}
+                          | {c for b, w in self._wire_fights() for c in (self.cell[b], w)})
         if st is Stage.COMBAT_PARTNER:
+            if "wire" in p:
+                return sorted(self.cell[b] for b, w in self._wire_fights() if w == p["wire"])
             x = p["x"]
             return sorted(self._cell_of(q[0] if q[1] == x else q[1]) for q in self._available_pairs() if x in q)
         if st is Stage.RECOIL_CHOICE:
@@ -401,6 +435,15 @@ class TankState:
                     self._after_aids()
         elif st is Stage.SHOOT_RETURN:
             self._resolve_shot(action == YES)
+        elif st is Stage.COMBAT_SELECT and any(action in (self.cell[b], w) for b, w in self._wire_fights()):
+            fights = [(b, w) for b, w in self._wire_fights() if action in (self.cell[b], w)]
+            if len(fights) == 1:
+                self._fight_wire(*fights[0])
+            else:
+                self.pending = {"wire": action}
+                self.stage = Stage.COMBAT_PARTNER
+        elif st is Stage.COMBAT_PARTNER and "wire" in p:
+            self._fight_wire(self.grid[action], p["wire"])
         elif st is Stage.COMBAT_SELECT:
             x = BUNKER_ID if action == self.board.bunker else self.grid[action]
             partners = [q[0] if q[1] == x else q[1] for q in self._available_pairs() if x in q]
@@ -445,7 +488,7 @@ class TankState:
                 self.pairs = self._pairs_now()
                 self.pending = {}
             elif st is Stage.COMBAT_SELECT:
-                if self._available_pairs():
+                if self._available_pairs() or self._wire_fights():
                     return
                 self._end_bound()
                 if self.stage is Stage.GAME_OVER:
@@ -560,12 +603,16 @@ class TankState:
         for e in range(len(self.cell)):
             if self.cell[e] < 0 or self.etype[e] in (EType.BARRAGE, EType.GAS) or in_front_contact(self, e):
                 continue
-            dirs = []
+            dirs, fire = [], []
             for y in neighbours_on_board(self, self.cell[e]):
                 if self.side[y] != self.side[e] and front_touches(self, y, e):
                     d = direction(self.cell[e], self.cell[y])
                     if d != self.facing[e] and d not in dirs:
                         dirs.append(d)
+                        if self.etype[y] in (EType.BARRAGE, EType.GAS):
+                            fire.append(d)
+            if len(fire) < len(dirs):  # 12.1: a Barrage's or Gas's friend is the primary; face the friend
+                dirs = [d for d in dirs if d not in fire]
             if len(dirs) == 1:
                 self.facing[e] = dirs[0]
             elif len(dirs) > 1:
@@ -632,6 +679,21 @@ class TankState:
             return
         loser, winner, sup = (x, y, sx) if a < b else (y, x, sy)
         self._suffer(loser, winner, compare(min(a, b), max(a, b)), close=True, sup=sup)
+
+    def _fight_wire(self, b: int, w: int) -> None:
+        """16.2 (L123): the Barrage, d6 + 6 (+1 observed, 13.1), against the wire's d6 + 3; a higher total
+        destroys the wire cell. The wire never harms a Barrage. The active player's die is rolled first."""
+        first, second = self._roll(), self._roll()
+        db, dw = (first, second) if self.side[b] == self.active else (second, first)
+        a = db + 6 + observed(self, b, w, True)
+        z = dw + 3
+        self.fought[b] = True
+        self.pending, self.stage = {}, Stage.COMBAT_SELECT
+        self.events.append(f"Barrage {label(self.cell[b])} fights the wire at {label(w)}: {a} ({db}) against "
+                           f"{z} ({dw})")
+        if a > z:
+            del self.wire[w]
+            self.events.append(f"the wire at {label(w)} is destroyed")
 
     def _air_ace_both_qk(self, x: int, y: int, total: int) -> bool:
         """14.3: an Air Ace in close combat with equal, odd totals: both destroyed."""

@@ -398,3 +398,63 @@ def test_games_with_every_reserve_end_and_masks_are_exact():
 def test_many_games_with_every_reserve():
     for seed in range(500):
         play_with_reserves(seed, check_masks=40 if seed < 10 else 0, roundtrip=20 if seed < 10 else 0)
+
+
+# ---------------------------------------------------------------- 16.2 Barrages against wire, 12.1 friend is primary
+def wire_fight(db: int, dw: int, balloon: bool) -> TankState:
+    s = position(TRENCH_MAP, defender=["F11 rifles"], attacker=["A2 rifles"], active=1, pips=1,
+                 reserve=([], ["barrage", "balloon"]))
+    put(s, reserve_of(s, 1, EType.BARRAGE)[0], "C6", S)
+    if balloon:
+        put(s, reserve_of(s, 1, EType.BALLOON)[0], "H3", S)
+    s.apply_action(END)
+    assert s.stage is Stage.COMBAT_SELECT and s.legal_actions() == [L("C6"), L("C7")]
+    fix_dice(s, db, dw)  # the active player's Barrage rolls first
+    s.apply_action(L("C7"))
+    return s
+
+
+@pytest.mark.parametrize("balloon,expected", [(False, Fraction(30, 36)), (True, Fraction(33, 36))])
+def test_a_barrage_beats_wire_over_36_dice(balloon, expected):
+    """16.2 (L123): "Barrage elements do so if they 'beat' the wire which has a CF of 3 in this case only":
+    d6 + 6 (+1 observed) against d6 + 3; a higher total destroys the wire cell, else nothing happens."""
+    won = 0
+    for db, dw in dice_pairs():
+        s = wire_fight(db, dw, balloon)
+        beaten = db + 6 + balloon > dw + 3
+        assert (L("C7") not in s.wire) == beaten, (db, dw)
+        assert s.cell[reserve_of(s, 1, EType.BARRAGE)[0]] == L("C6")
+        won += beaten
+    assert Fraction(won, 36) == expected  # by hand: 36 less the 6 pairs with dw - db >= 3 (3 with >= 4)
+
+
+def test_a_barrages_friend_is_the_primary():
+    """12.1 (L727-731): "the friendly element should always be considered the primary attacker, not the Barrage
+    element"; the Barrage aids: Overwhelmed -1 (12.2)."""
+    def trench_fight(with_barrage: bool) -> TankState:
+        s = position(TRENCH_MAP, defender=["D9 rifles"], attacker=["E9 rifles W"], active=1, pips=1,
+                     reserve=([], ["barrage"]))
+        if with_barrage:
+            put(s, reserve_of(s, 1, EType.BARRAGE)[0], "D8", S)
+        return s
+
+    s, bare = trench_fight(True), trench_fight(False)
+    y, friend, b = at(s, "D9"), at(s, "E9"), reserve_of(s, 1, EType.BARRAGE)[0]
+    assert s._pairs_now() == [(min(y, friend), max(y, friend))], "the Barrage's own pair is dropped"
+    from cardwar.envs.tankattack.fight import close_total
+    assert close_total(s, y, friend)[0] == close_total(bare, at(bare, "D9"), at(bare, "E9"))[0] - 1
+    assert b not in [e for pr in s._pairs_now() for e in pr]
+
+
+def test_an_element_touched_by_a_barrage_and_its_friend_turns_to_the_friend():
+    """10 and 12.1: with a Barrage on one flank and its friend on the other, the element faces the friend,
+    the primary (no choice is offered)."""
+    s = position(OPEN, defender=["D5 rifles"], attacker=["E5 rifles W"], active=1, pips=1,
+                 reserve=([], ["barrage"]))
+    put(s, reserve_of(s, 1, EType.BARRAGE)[0], "C5", E)
+    y = at(s, "D5")
+    s.apply_action(END)
+    assert s.facing[y] == E and s.stage is not Stage.FACE_CHOICE
+    t = position(OPEN, defender=["D5 rifles"], attacker=["E5 rifles W", "C5 rifles E"], active=1, pips=1)
+    t.apply_action(END)
+    assert t.stage is Stage.FACE_CHOICE, "two ground attackers: the owner chooses (10)"

@@ -17,7 +17,9 @@ Command Bunker whose loss ends the game, on a square grid of base-width cells (r
 rolls a die for PIPs, moves, then both sides shoot and the active side fights its close combats.
 
 **One step, one small decision** (RULES.md 19), as the skirmish's factored steps: choose an element,
-then its destination, then its facing; choose a shooter, its target, its aids, whether to shoot back;
+then its destination, then its facing; bring on a reserve element (its type, then its cell and facing),
+lift an enemy Barrage by counter-battery, rally a Suppressed element or send a Bomber on a raid (each
+a choice, then its cell); choose a shooter, its target, its aids, whether to shoot back;
 choose a combat, its enemy; a recoil's direction. The agent to act is the seat the rules name: the
 active side, or the owner of a contacted, shot-at or recoiling element. Every die is the engine's,
 drawn from the game's seeded stream when it is rolled.

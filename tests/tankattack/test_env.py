@@ -60,7 +60,7 @@ def test_registered_with_pettingzoo_make():
 
 # ------------------------------------------------------------------ whole games
 def _whole_game(kwargs: dict, seed: int):
-    """Play a random game through the wrapped env; yield (env, agent, obs, reward, info) of ``last()`` before each step."""
+    """Play a random game through the wrapped env; yield ``(env, agent, *last())`` before each step."""
     e = tankattack_v0.env(**kwargs)
     e.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -273,10 +273,10 @@ def test_legend_gives_each_code_one_meaning():
 
 
 def test_rgb_array_is_the_same_map_for_every_viewer():
-    """Nothing is hidden, so the defender's, the attacker's and the spectator's pictures differ only in the
-    title bar."""
+    """Nothing is hidden, so the defender's, the attacker's, the spectator's and the omniscient pictures
+    differ only in the title bar."""
     pics = []
-    for viewer in ("defender", "attacker", None):
+    for viewer in ("defender", "attacker", None, "omniscient"):
         e = tankattack_v0.env(scenario="trench_raid", render_mode="rgb_array", render_viewer=viewer)
         e.reset(seed=2)
         for _ in range(30):

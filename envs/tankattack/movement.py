@@ -18,6 +18,9 @@ from cardwar.envs.tankattack.elements import (
     IMMOBILE, NO_TRENCH, RIFLE_LIKE, Cls, EType, Going, allowance, cls_of, is_aerial,
 )
 
+SUPPRESSED_STAY = frozenset({EType.RIFLES, EType.DISMOUNTED_CAVALRY, EType.STURMTRUPPE})
+"""16.3: Suppressed infantry "may not fire or move until 1 PIP per group is paid"."""
+
 if TYPE_CHECKING:
     from cardwar.envs.tankattack.state import TankState
 
@@ -152,9 +155,10 @@ def _front_contact_facings(s: TankState, e: int, dest: int, facings: tuple[int, 
 
 
 def movable(s: TankState, e: int) -> bool:
-    """8.1: on the battlefield, mobile, not moved, not Suppressed, not held in front contact."""
+    """8.1: on the battlefield, mobile, not moved, not held in front contact; Suppressed infantry may not move,
+    Suppressed guns may (16.3: they only may not shoot)."""
     t = s.etype[e]
-    if s.cell[e] < 0 or s.moved[e] or t in IMMOBILE or s.suppressed[e]:
+    if s.cell[e] < 0 or s.moved[e] or t in IMMOBILE or (s.suppressed[e] and t in SUPPRESSED_STAY):
         return False
     if not is_aerial(t) and t not in (EType.BARRAGE, EType.GAS) and in_front_contact(s, e):
         return False

@@ -203,3 +203,30 @@ def raid_reaches(s: TankState, e: int, options: dict) -> bool:
         return False
     edge = own_edge_row(s, 1 - s.side[e])
     return any(d // 16 == edge for d in options)
+
+
+def sniper_sees(s: TankState, sh: int, tg: int) -> bool:
+    """9.6 (L188-189): "Snipers can fire full range ... even if in woods, & out of the woods": the cells of the
+    Sniper's own feature never block its line of sight and it is never "deep within" (1.6); every other
+    blocker of 1.6 (terrain, Gas, ground troops, the target deep in a wood) still does."""
+    from cardwar.envs.tankattack.board import COVER, Ground, line_cells
+
+    a, b = s.cell[sh], s.cell[tg]
+    board, own = s.board, feature(s, sh)
+    if board.deep_in(b) and gap(a, b) > 0 and b not in own:
+        return False
+    on_hill = board.ground[a] is Ground.HILL or board.ground[b] is Ground.HILL
+
+    def blocks(c: int) -> bool:
+        y = s.grid[c]
+        if y >= 0 and y not in (sh, tg):
+            t = s.etype[y]
+            if t is EType.GAS or (not is_aerial(t) and t is not EType.BARRAGE):
+                return True
+        if c in own:
+            return False
+        g = board.ground[c]
+        return g in COVER or (g is Ground.HILL and not on_hill)
+
+    cells, corners = line_cells(a, b)
+    return not any(blocks(c) for c in cells) and not any(blocks(p) and blocks(q) for p, q in corners)

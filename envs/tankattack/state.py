@@ -242,6 +242,8 @@ class TankState:
             return False
         if in_close_combat(self, tg):
             return False
+        if self.etype[sh] is EType.SNIPER and self.home[sh] >= 0:
+            return is_aerial(tt) or reserves.sniper_sees(self, sh, tg)
         if self.etype[sh] not in MORTARS and not is_aerial(tt) and not sees(self, a, b, ends=(sh, tg)):
             return False
         return True

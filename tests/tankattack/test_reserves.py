@@ -458,3 +458,37 @@ def test_an_element_touched_by_a_barrage_and_its_friend_turns_to_the_friend():
     t = position(OPEN, defender=["D5 rifles"], attacker=["E5 rifles W", "C5 rifles E"], active=1, pips=1)
     t.apply_action(END)
     assert t.stage is Stage.FACE_CHOICE, "two ground attackers: the owner chooses (10)"
+
+
+def test_suppressed_guns_may_move_suppressed_infantry_may_not():
+    """16.3: Suppressed artillery "need 1 PIP to return to fire" (it may still move); Suppressed infantry "may
+    not fire or move until 1 PIP per group is paid"."""
+    s = position(OPEN, defender=["C9 field_artillery", "F9 rifles"], attacker=["C2 rifles"], active=0, pips=6)
+    gun, inf = at(s, "C9"), at(s, "F9")
+    s.suppressed[gun] = s.suppressed[inf] = True
+    s._memo = None
+    legal = s.legal_actions()
+    assert L("C9") in legal and L("F9") not in legal
+    s.apply_action(RALLY)
+    s.apply_action(L("F9"))
+    assert L("F9") in s.legal_actions()
+
+
+DEEP_WOOD = ["........", "........", ".WWWW...", ".WWWW...", ".WWWW...", "........",
+             "........", "........", "........", "........", "........", "........"]
+
+
+def test_a_sniper_sees_out_of_its_own_wood():
+    """9.6 (L188-189): "Snipers can fire full range 4" even if in woods, & out of the woods": deep in its wood
+    (1.6 would blind any other element there) it shoots a target 400p away beyond the wood's edge; Rifles in
+    the same cell could not."""
+    s = position(DEEP_WOOD, defender=["B11 rifles"], attacker=["C7 rifles N"], active=0, pips=6,
+                 reserve=(["sniper"], []))
+    s.apply_action(enter(EType.SNIPER))
+    s.apply_action(L("C4"))
+    s.apply_action(FACE + S)
+    sn, tg = reserve_of(s, 0, EType.SNIPER)[0], at(s, "C7")
+    assert s.board.deep_in(L("C4"))
+    assert s.legal_target(sn, tg)
+    r = position(DEEP_WOOD, defender=["C4 rifles S"], attacker=["C7 rifles N"], active=0, pips=6)
+    assert not r.legal_target(at(r, "C4"), at(r, "C7")), "anyone else deep in a wood sees only what it touches"

@@ -1,6 +1,7 @@
 """The rules of Tank Attack as a state machine (RULES.md 6-17): one action is one small decision.
 
-A bound (6): PIPs rolled (one d6) -> tactical moves (step 2, ``END`` closes it) -> turning to face (step 3)
+A bound (6): PIPs rolled (one d6) -> tactical moves and spends (step 2, ``END`` closes it) -> free aerial
+contacts and turning to face (step 3)
 -> distant shooting, both sides, in the active player's order (step 4) -> close combat in the active
 player's order (step 5) -> end of bound (wire cut by Sturmtruppe, flags cleared, break point, turn limit).
 Dice are drawn only when rolled, from the state's own numpy Generator.
@@ -14,9 +15,11 @@ Entering reserves (9: Barrages, Gas and its duration, the Fighter call, Bombers,
 Minefields bound to their feature), counter-battery and the Bomber raid (9.2-9.3), moving either side's Gas
 (9.4) and paying to lift Suppression (16.3) are step-2 spends (``reserves.py``).
 
-Not built yet: group moves (1.7, 8.4); (dis)mounting (8.8); free aerial contacts (10); the Barrage/Gas
-"friend is primary" rule and Barrages fighting wire (12.1, 16.2); Gas stopping at the first contact (9.4);
-the options ``going="per_cell"`` and ``deployment="players"``.
+Step 3 opens with the free aerial contacts (10: stages air_contact, air_dest, air_face). In step 5 a
+Barrage's friend is the primary (12.1) and Barrages fight enemy wire (16.2).
+
+Not built yet: group moves (1.7, 8.4); (dis)mounting (8.8); Gas stopping at the first contact (9.4); the
+options ``going="per_cell"`` and ``deployment="players"``.
 """
 
 from __future__ import annotations
@@ -70,6 +73,9 @@ class Stage(str, Enum):
     ENTER_CELL = "enter_cell"
     ENTER_FACE = "enter_face"
     SPEND_TARGET = "spend_target"
+    AIR_CONTACT = "air_contact"
+    AIR_DEST = "air_dest"
+    AIR_FACE = "air_face"
     GAME_OVER = "game_over"
 
 
@@ -369,7 +375,42 @@ class TankState:
             return [FACE + f for f in reserves.entry_cells(self, p["element"])[p["cell"]]]
         if st is Stage.SPEND_TARGET:
             return sorted(self.cell[e] for e in self._spend_targets(p["spend"]))
+        if st is Stage.AIR_CONTACT:
+            return sorted(self.cell[e] for e in self._air_candidates()) + [END]
+        if st is Stage.AIR_DEST:
+            return sorted(self._air_dests(p["element"]))
+        if st is Stage.AIR_FACE:
+            return [FACE + f for f in self._air_dests(p["element"])[p["dest"]]]
         return []
+
+    # ---- free aerial contacts (10, step 3)
+    def _air_candidates(self) -> list[int]:
+        """The active player's Aerials in contact with no enemy that have a free contact to make (10)."""
+        if self.rules.aerial_contact_cells <= 0:
+            return []
+        return [e for e in range(len(self.cell)) if self.cell[e] >= 0 and self.side[e] == self.active
+                and is_aerial(self.etype[e]) and not self._touches_enemy(e, self.cell[e]) and self._air_dests(e)]
+
+    def _touches_enemy(self, e: int, cell: int) -> bool:
+        return any(y != e and self.side[y] != self.side[e] for y in neighbours_on_board(self, cell))
+
+    def _air_dests(self, e: int) -> dict[int, tuple[int, ...]]:
+        """10 (L215-216): one orthogonal step (100p) to an empty cell, ending with its front against an enemy
+        element, never with a flank or rear against an enemy's front (8.3)."""
+        from cardwar.envs.tankattack.movement import legal_facings
+
+        out = {}
+        start = self.cell[e]
+        for f in range(4):
+            n = self.board.step(start, f)
+            if n is None or self.grid[n] >= 0 or n == self.board.bunker:
+                continue
+            fs = tuple(g for g in legal_facings(self, e, n, start)
+                       if (a := self.board.step(n, g)) is not None and self.grid[a] >= 0
+                       and self.side[self.grid[a]] != self.side[e])
+            if fs:
+                out[n] = fs
+        return out
 
     def _spends(self) -> list[int]:
         """Step 2's PIP spends other than moves, ascending: entries (9), counter-battery (9.2), rally (16.3)."""
@@ -401,7 +442,7 @@ class TankState:
         self.move_number += 1
         if st is Stage.MOVES:
             if action == END:
-                self.stage = Stage.TURNING
+                self.stage = Stage.AIR_CONTACT
             elif action >= DEPLOY:
                 self._begin_spend(action)
             else:
@@ -466,6 +507,16 @@ class TankState:
             self._enter(p["element"], p["cell"], action - FACE)
         elif st is Stage.SPEND_TARGET:
             self._finish_spend(self.grid[action])
+        elif st is Stage.AIR_CONTACT:
+            if action == END:
+                self.stage = Stage.TURNING
+            else:
+                self.pending, self.stage = {"element": self.grid[action]}, Stage.AIR_DEST
+        elif st is Stage.AIR_DEST:
+            p["dest"] = action
+            self.stage = Stage.AIR_FACE
+        elif st is Stage.AIR_FACE:
+            self._air_contact(p["element"], p["dest"], action - FACE)
         self._memo = None
         self._continue()
 
@@ -476,6 +527,10 @@ class TankState:
             st = self.stage
             if st is Stage.MOVES:
                 if self._selectable() or self._spends():
+                    return
+                self.stage = Stage.AIR_CONTACT
+            elif st is Stage.AIR_CONTACT:
+                if self._air_candidates():
                     return
                 self.stage = Stage.TURNING
             elif st is Stage.TURNING:
@@ -529,6 +584,15 @@ class TankState:
                            + (" (assault)" if opt.assault else ""))
         self.pending = {}
         self.stage = Stage.MOVES
+
+    def _air_contact(self, e: int, dest: int, facing: int) -> None:
+        """Make the free aerial contact (10): no PIPs; the Aerial has initiated contact (8.3)."""
+        start = self.cell[e]
+        self._place(e, dest)
+        self.facing[e] = facing
+        self.initiated[e] = tuple(y for y in neighbours_on_board(self, dest) if self.side[y] != self.side[e])
+        self.events.append(f"{STATS[self.etype[e]].name} {label(start)}-{label(dest)} contacts (free)")
+        self.pending, self.stage = {}, Stage.AIR_CONTACT
 
     # ---- step-2 spends (7.2, 9, 16.3)
     def _begin_spend(self, action: int) -> None:

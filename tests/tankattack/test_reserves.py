@@ -492,3 +492,34 @@ def test_a_sniper_sees_out_of_its_own_wood():
     assert s.legal_target(sn, tg)
     r = position(DEEP_WOOD, defender=["C4 rifles S"], attacker=["C7 rifles N"], active=0, pips=6)
     assert not r.legal_target(at(r, "C4"), at(r, "C7")), "anyone else deep in a wood sees only what it touches"
+
+
+# ---------------------------------------------------------------- 10 free aerial contacts
+def test_an_unengaged_aerial_contacts_for_free_in_step_3():
+    """10 (L215-216): "Unengaged Aerials may contact (without using PIPs)": one cell (100p), ending with its
+    front against an enemy; the enemy then turns to face it; the Aerial initiated the contact."""
+    s = position(OPEN, defender=["H11 rifles"], attacker=["D6 rifles S"], active=0, pips=1,
+                 reserve=(["fighter"], []))
+    f, y = reserve_of(s, 0, EType.FIGHTER)[0], at(s, "D6")
+    put(s, f, "D4", N)
+    s.apply_action(END)
+    assert s.stage is Stage.AIR_CONTACT and s.legal_actions() == [L("D4"), END]
+    pips = s.pips
+    s.apply_action(L("D4"))
+    assert s.legal_actions() == [L("D5")]
+    s.apply_action(L("D5"))
+    assert s.legal_actions() == [FACE + S]
+    s.apply_action(FACE + S)
+    assert s.cell[f] == L("D5") and s.pips == pips and y in s.initiated[f]
+    assert s.facing[y] == N, "turned to face the Aerial (10)"
+    assert s.stage is Stage.COMBAT_SELECT and L("D5") in s.legal_actions()
+    # two cells away: no free contact; option 0: none at all
+    s = position(OPEN, defender=["H11 rifles"], attacker=["D7 rifles"], active=0, pips=1, reserve=(["fighter"], []))
+    put(s, reserve_of(s, 0, EType.FIGHTER)[0], "D4", N)
+    s.apply_action(END)
+    assert s.stage is not Stage.AIR_CONTACT
+    s = position(OPEN, defender=["H11 rifles"], attacker=["D6 rifles"], active=0, pips=1, reserve=(["fighter"], []),
+                 rules=TankAttackRules(aerial_contact_cells=0))
+    put(s, reserve_of(s, 0, EType.FIGHTER)[0], "D4", N)
+    s.apply_action(END)
+    assert s.stage is not Stage.AIR_CONTACT

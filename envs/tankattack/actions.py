@@ -12,7 +12,9 @@ ids                           meaning (by the stage the state is in)
 390        ``SUPPRESS``       take Suppression instead of a recoil (16.3)
 391 .. 412 ``DEPLOY + t``     in step 2, bring on a reserve element of type ``t`` (9): Sniper, Minefield,
                               Balloon, Bomber, Fighter (the Fighter call, Scouts and Air Aces too),
-                              Barrage, Gas; the other type ids are never legal
+                              Barrage, Gas; two type ids serve after choosing an element:
+                              ``DISMOUNT`` (392, Dismounted Cavalry's id) and ``MOUNT`` (405,
+                              Cavalry's id), (dis)mounting Cavalry (8.8); the rest are never legal
 413        ``COUNTER``        counter-battery: lift an enemy Barrage for 6 PIPs (9.2), then its cell
 414        ``RALLY``          pay 1 PIP to lift Suppression (16.3), then the element's cell
 415        ``RAID``           after choosing a Bomber: fly it off the enemy's edge (9.3), then the
@@ -34,7 +36,11 @@ COUNTER = DEPLOY + 22
 RALLY = COUNTER + 1
 RAID = RALLY + 1
 NUM_ACTIONS = RAID + 1
-_SPENDS = {COUNTER: "counter-battery", RALLY: "rally", RAID: "raid"}
+DISMOUNT = DEPLOY + 1
+"""EType.DISMOUNTED_CAVALRY's entry id, never an entry: dismount the chosen Cavalry (8.8)."""
+MOUNT = DEPLOY + 14
+"""EType.CAVALRY's entry id, never an entry: mount the chosen Dismounted Cavalry (8.8)."""
+_SPENDS = {COUNTER: "counter-battery", RALLY: "rally", RAID: "raid", MOUNT: "mount", DISMOUNT: "dismount"}
 
 
 class TankNotationError(ValueError):

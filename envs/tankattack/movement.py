@@ -50,6 +50,24 @@ def base_cost(s: TankState, e: int) -> int:
     return cost
 
 
+def move_type(s: TankState, e: int) -> EType:
+    """The type whose allowances ``e`` moves with: remounted Cavalry move as Rifles in their first own bound
+    after remounting (8.8, L362-364: ``timer`` holds the last bound of that)."""
+    t = s.etype[e]
+    if t is EType.CAVALRY and s.timer[e] >= s.bound:
+        return EType.RIFLES
+    return t
+
+
+def may_remount(s: TankState, e: int) -> bool:
+    """8.8: a Cavalry or Dismounted Cavalry element that may move this bound (not moved, not held in front
+    contact, not Suppressed on foot) may (dis)mount instead; mounted troops may not stand in a trench cell."""
+    t = s.etype[e]
+    if t not in (EType.CAVALRY, EType.DISMOUNTED_CAVALRY) or not movable(s, e):
+        return False
+    return t is EType.CAVALRY or s.cell[e] not in s.board.trench
+
+
 def may_pass(s: TankState, mover: int, other: int) -> bool:
     """The passing table of 8.9 (tactical and outcome moves)."""
     tm, to = s.etype[mover], s.etype[other]
@@ -93,7 +111,7 @@ def can_stand(s: TankState, e: int, cell: int) -> bool:
     if cell == s.board.bunker and not is_aerial(s.etype[e]):
         return False
     g = cell_going(s, e, cell)
-    if g is None or allowance(s.etype[e], g) is None:
+    if g is None or allowance(move_type(s, e), g) is None:
         return False
     if s.etype[e] in NO_TRENCH and cell in s.board.trench:
         return False
@@ -221,7 +239,7 @@ def _reach(s: TankState, e: int, zoc: dict[int, list[int]], extra: int) -> dict[
     tank = t is EType.TANK
     air = is_aerial(t)
     for g in Going:
-        a = allowance(t, g)
+        a = allowance(move_type(s, e), g)
         if a is None or start_going is None or start_going > g:
             continue
         limit = a + extra
@@ -328,7 +346,7 @@ def _zoc_start_moves(s: TankState, e: int, zoc: dict[int, list[int]], out: dict[
                 and can_stand(s, e, contact):
             cells.add(contact)
         # straight back: away from y's front, along y's facing
-        a = allowance(s.etype[e], Going.GOOD) or 0
+        a = allowance(move_type(s, e), Going.GOOD) or 0
         c, d, worst = start, 0, cell_going(s, e, start) or Going.GOOD
         while True:
             n = s.board.step(c, fy)
@@ -336,7 +354,7 @@ def _zoc_start_moves(s: TankState, e: int, zoc: dict[int, list[int]], out: dict[
                 break
             g = cell_going(s, e, n)
             worst = max(worst, g)
-            lim = allowance(s.etype[e], worst)
+            lim = allowance(move_type(s, e), worst)
             d += 100
             if lim is None or d > lim:
                 break

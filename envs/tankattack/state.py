@@ -18,8 +18,11 @@ Minefields bound to their feature), counter-battery and the Bomber raid (9.2-9.3
 Step 3 opens with the free aerial contacts (10: stages air_contact, air_dest, air_face). In step 5 a
 Barrage's friend is the primary (12.1) and Barrages fight enemy wire (16.2).
 
-Not built yet: group moves (1.7, 8.4); (dis)mounting (8.8); Gas stopping at the first contact (9.4); the
-options ``going="per_cell"`` and ``deployment="players"``.
+A chosen Cavalry or Dismounted Cavalry element may (dis)mount instead of moving (8.8: ``MOUNT``,
+``DISMOUNT``; a remounted element's ``timer`` is the bound through which it moves as Rifles).
+
+Not built yet: group moves (1.7, 8.4), so also group (dis)mounting and group rallies; Gas stopping at the
+first contact (9.4); the options ``going="per_cell"`` and ``deployment="players"``.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from enum import Enum
 import numpy as np
 
 from cardwar.envs.tankattack.actions import (
-    COUNTER, DEPLOY, END, FACE, NUM_ACTIONS, RAID, RALLY, SUPPRESS, YES, action_to_string,
+    COUNTER, DEPLOY, DISMOUNT, END, FACE, MOUNT, NUM_ACTIONS, RAID, RALLY, SUPPRESS, YES, action_to_string,
 )
 from cardwar.envs.tankattack.board import NUM_CELLS, direction, gap, label
 from cardwar.envs.tankattack.contact import (
@@ -43,7 +46,7 @@ from cardwar.envs.tankattack.fight import (
     LOST, observed, attacked_from_outside, close_total, contact_bad_going, flee_plan, good_going_for_rows, opposite,
     recoil_plan, shooting_totals,
 )
-from cardwar.envs.tankattack.movement import MoveOption, base_cost, enemy_wire, move_options
+from cardwar.envs.tankattack.movement import MoveOption, base_cost, enemy_wire, may_remount, move_options
 from cardwar.envs.tankattack.outcomes import BUNKER, Fight, Outcome, Result, compare, outcome
 from cardwar.envs.tankattack import reserves
 from cardwar.envs.tankattack.rules import TankAttackRules
@@ -212,7 +215,13 @@ class TankState:
     def _selectable(self) -> list[int]:
         """Own elements with a move, and any Gas: "either player may use 1 PIP to move it" (9.4)."""
         return [e for e in range(len(self.cell)) if (self.side[e] == self.active or self.etype[e] is EType.GAS)
-                and self.cell[e] >= 0 and self._options(e)]
+                and self.cell[e] >= 0 and (self._options(e) or self._remount(e))]
+
+    def _remount(self, e: int) -> list[int]:
+        """``[MOUNT]`` or ``[DISMOUNT]`` when ``e`` may (dis)mount for 1 PIP now (8.8, 7.2)."""
+        if self.side[e] != self.active or self.pips < 1 or not may_remount(self, e):
+            return []
+        return [MOUNT if self.etype[e] is EType.DISMOUNTED_CAVALRY else DISMOUNT]
 
     # ---- shooting (11)
     def _may_shoot(self, e: int) -> bool:
@@ -346,7 +355,7 @@ class TankState:
         if st is Stage.MOVE_DEST:
             e = p["element"]
             opts = self._options(e)
-            return sorted(opts) + ([RAID] if reserves.raid_reaches(self, e, opts) else [])
+            return sorted(opts) + sorted(self._remount(e) + ([RAID] if reserves.raid_reaches(self, e, opts) else []))
         if st is Stage.MOVE_FACE:
             return [FACE + f for f in self._options(p["element"])[p["dest"]].facings]
         if st is Stage.FACE_CHOICE:
@@ -449,7 +458,9 @@ class TankState:
                 self.pending = {"element": self.grid[action]}
                 self.stage = Stage.MOVE_DEST
         elif st is Stage.MOVE_DEST:
-            if action == RAID:
+            if action in (MOUNT, DISMOUNT):
+                self._do_remount(p["element"], action == MOUNT)
+            elif action == RAID:
                 self.pips -= base_cost(self, p["element"])
                 self.pending = {"spend": "raid", "bomber": p["element"]}
                 self.stage = Stage.SPEND_TARGET
@@ -584,6 +595,17 @@ class TankState:
                            + (" (assault)" if opt.assault else ""))
         self.pending = {}
         self.stage = Stage.MOVES
+
+    def _do_remount(self, e: int, mount: bool) -> None:
+        """8.8 (L358-364): "Rather than moving, a player may spend 1 PIP to (dis)mount a cavalry element";
+        remounted, it moves as Rifles in its next own bound (``timer``), then as Cavalry."""
+        self.pips -= 1
+        self.etype[e] = EType.CAVALRY if mount else EType.DISMOUNTED_CAVALRY
+        self.timer[e] = self.bound + 2 if mount else 0
+        self.moved[e] = True
+        self.events.append(f"{'General' if self.general[e] else 'Cavalry'} at {label(self.cell[e])} "
+                           f"{'mounts' if mount else 'dismounts'}")
+        self.pending, self.stage = {}, Stage.MOVES
 
     def _air_contact(self, e: int, dest: int, facing: int) -> None:
         """Make the free aerial contact (10): no PIPs; the Aerial has initiated contact (8.3)."""

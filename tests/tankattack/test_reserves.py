@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from cardwar.envs.tankattack import (
-    COUNTER, DEPLOY, END, FACE, NUM_ACTIONS, RAID, RALLY, STATS, EType, TankAttackRules, TankIllegalActionError,
+    COUNTER, DEPLOY, DISMOUNT, END, FACE, MOUNT, NUM_ACTIONS, RAID, RALLY, STATS, EType, TankAttackRules, TankIllegalActionError,
     TankState, scenario_from_dict, state_from_json, state_to_json,
 )
 from cardwar.envs.tankattack.board import parse_label
@@ -341,9 +341,9 @@ ALL_RESERVES = {
     "name": "reserves", "turn_limit": 8,
     "map": ["HH......", "........", "..x.....", ".WW.....", "........", "........",
             ".www.ww.", "........", ".######.", "........", "......R.", "...K...."],
-    "defender": {"placed": ["E10 general", "C9 rifles", "F9 rifles", "D9 mg"],
+    "defender": {"placed": ["E10 general", "C9 rifles", "F9 rifles", "D9 mg", "B11 cavalry"],
                  "reserve": ["barrage", "gas", "minefield", "sniper", "fighter", "bomber", "balloon"]},
-    "attacker": {"placed": ["D2 general", "E3 tank", "C3 sturmtruppe", "B3 rifles", "D3 rifles"],
+    "attacker": {"placed": ["D2 general", "E3 tank", "C3 sturmtruppe", "B3 rifles", "D3 rifles", "G2 cavalry"],
                  "reserve": ["barrage", "gas", "scout", "air_ace", "bomber", "balloon", "sniper"]},
 }
 
@@ -391,7 +391,7 @@ def test_games_with_every_reserve_end_and_masks_are_exact():
     for seed in range(40):
         play_with_reserves(seed, check_masks=9 if seed < 2 else 0, roundtrip=5 if seed < 4 else 0, seen=seen)
     kinds = (EType.BARRAGE, EType.GAS, EType.MINEFIELD, EType.SNIPER, EType.FIGHTER, EType.BOMBER, EType.BALLOON)
-    assert {enter(k) for k in kinds} <= seen, sorted(seen)
+    assert {enter(k) for k in kinds} | {DISMOUNT, MOUNT} <= seen, sorted(seen)
 
 
 @pytest.mark.slow
@@ -523,3 +523,42 @@ def test_an_unengaged_aerial_contacts_for_free_in_step_3():
     put(s, reserve_of(s, 0, EType.FIGHTER)[0], "D4", N)
     s.apply_action(END)
     assert s.stage is not Stage.AIR_CONTACT
+
+
+# ---------------------------------------------------------------- 8.8 mounting and dismounting
+def test_dismounting_and_remounting_cavalry():
+    """8.8 (L358-364): "spend 1 PIP to (dis)mount a cavalry element ... After dismounting move as if they were
+    Rifle. After remounting, move as if they were Rifle for the 1st bound only. then as Cavalry"; rather than
+    moving, so not in the same bound."""
+    s = position(OPEN, defender=["D10 cavalry", "C11 general"], attacker=["G1 rifles"], active=0, pips=6)
+    cav = at(s, "D10")
+    s.apply_action(L("D10"))
+    assert DISMOUNT in s.legal_actions() and MOUNT not in s.legal_actions()
+    s.apply_action(DISMOUNT)
+    assert s.etype[cav] is EType.DISMOUNTED_CAVALRY and s.pips == 5 and L("D10") not in s.legal_actions()
+    assert STATS[s.etype[cav]].range == STATS[EType.RIFLES].range
+
+    def dests(state: TankState, cell: str) -> list[int]:
+        t = state.clone()
+        t.stage, t.pending, t.pips = Stage.MOVES, {}, 6
+        t.moved = [False] * len(t.cell)
+        t._memo = None
+        t.apply_action(L(cell))
+        return [a for a in t.legal_actions() if a < FACE]
+
+    rifles = position(OPEN, defender=["D10 rifles", "C11 general"], attacker=["G1 rifles"], active=0, pips=6)
+    horse = position(OPEN, defender=["D10 cavalry", "C11 general"], attacker=["G1 rifles"], active=0, pips=6)
+    assert dests(rifles, "D10") != dests(horse, "D10")
+    # remount in bound 3: moves as Rifles in bound 5, as Cavalry from bound 7
+    s.bound = 3
+    s.stage, s.pending, s.pips = Stage.MOVES, {}, 6
+    s.moved = [False] * len(s.cell)
+    s._memo = None
+    s.apply_action(L("D10"))
+    assert MOUNT in s.legal_actions()
+    s.apply_action(MOUNT)
+    assert s.etype[cav] is EType.CAVALRY and s.pips == 5
+    s.bound = 5
+    assert dests(s, "D10") == dests(rifles, "D10")
+    s.bound = 7
+    assert dests(s, "D10") == dests(horse, "D10")

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardwar.envs.tankattack.board import GROUND_CHAR, STRIDE, Ground, cell_at, col_row, gap, going_of, label
+from cardwar.envs.tankattack.board import GROUND_CHAR, STRIDE, Ground, cell_at, col_row, gap, going_of
 from cardwar.envs.tankattack.elements import NAMES, NO_TRENCH, RESERVE_ONLY, STATS, EType, allowance
 from cardwar.envs.tankattack.scenario import ATTACKER, DEFENDER, ElementSpec, Scenario
 
@@ -572,4 +572,4 @@ def resolve_random(name: str, rng: np.random.Generator | None = None) -> Scenari
 
 
 __all__ = ["ATTACKER_TEMPLATES", "DEFENDER_TEMPLATES", "SPLITS", "bunker_cells", "edge_centre_gap",
-           "generate_scenario", "high_allowed", "label", "quarter", "resolve_random", "split_seed", "templates_of"]
+           "generate_scenario", "high_allowed", "quarter", "resolve_random", "split_seed", "templates_of"]

@@ -233,3 +233,31 @@ def test_splits_are_disjoint_and_named_by_seed():
 def test_bad_random_names(bad):
     with pytest.raises(ScenarioError):
         load_scenario(bad)
+
+
+def test_balance_cli_ranges_agent_and_errors(capsys):
+    """``cardwar.cli.tankattack_balance``: seed ranges inclusive; the ``advance`` attacker's move goes to a
+    legal cell nearest the Bunker; a bad range is one usage error, exit 2."""
+    import numpy as np
+
+    from cardwar.cli.tankattack_balance import advance_action, main, parse_ranges
+    from cardwar.envs.tankattack.state import Stage
+
+    assert parse_ranges("0-2,7") == [range(0, 3), range(7, 8)]
+    s = TankState.new_game(generate_scenario(2), seed=1)
+    rng = np.random.default_rng(0)
+    checked = 0
+    while not s.is_terminal() and checked < 5:
+        legal = s.legal_actions()
+        a = advance_action(s, rng)
+        assert a in legal
+        if s.stage is Stage.MOVE_DEST and s.current_player == ATTACKER:
+            cells = [x for x in legal if x < 384]
+            assert gap(a, s.board.bunker) == min(gap(x, s.board.bunker) for x in cells)
+            checked += 1
+        s.apply_action(a)
+    assert checked == 5
+    with pytest.raises(SystemExit) as exc:
+        main(["--seeds", "x-1"])
+    assert exc.value.code == 2
+    assert "bad seed range" in capsys.readouterr().err

@@ -6,7 +6,8 @@
 For each map ``generate_scenario(seed)`` it plays ``--games`` games (game seeds ``1000 * map seed + g``) between
 two scripted agents and gives the **defender's score** ((wins + draws / 2) / games) per seed range and pooled,
 with 95% intervals **clustered by map** (hexwar's ``clustered_interval``: a map's games share terrain and
-armies, so the map is the unit), and the ways the games ended.
+armies, so the map is the unit), the ways the games ended, and the score by each side's army template
+(RULES.md 20.1 step 2).
 
 Agents (no search, no learning; see ``docs/tankattack-balance.md`` for what their figures can and cannot say):
 
@@ -29,7 +30,7 @@ import numpy as np
 from cardwar.cli.hexwar_balance import clustered_interval
 from cardwar.envs.tankattack import ATTACKER, DEFENDER, END, FACE, YES, TankState
 from cardwar.envs.tankattack.board import NUM_CELLS, gap
-from cardwar.envs.tankattack.generator import generate_scenario
+from cardwar.envs.tankattack.generator import generate_scenario, templates_of
 from cardwar.envs.tankattack.state import Stage
 
 AGENTS = ("random", "advance")
@@ -115,6 +116,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {label} | {len(seeds)} | {mean:.3f} ({lo:.3f}-{hi:.3f}) | "
               f"{', '.join(f'{k}: {v}' for k, v in ends.most_common())} |")
         rows.append({"seeds": label, "maps": len(seeds), "defender": mean, "lo": lo, "hi": hi, "ends": dict(ends)})
+    print("\nBy army template, all ranges pooled:")
+    print("| side | template | maps | defender score |")
+    print("|---|---|---|---|")
+    seeds_all = [s for r in ranges for s in r]
+    for side, idx in (("defender", 0), ("attacker", 1)):
+        for name in sorted({templates_of(s)[idx] for s in seeds_all}):
+            per_map = [by_seed[s][0] for s in seeds_all if templates_of(s)[idx] == name]
+            mean, lo, hi = clustered_interval(per_map)
+            print(f"| {side} | {name} | {len(per_map)} | {mean:.3f} ({lo:.3f}-{hi:.3f}) |")
+            rows.append({"side": side, "template": name, "maps": len(per_map), "defender": mean, "lo": lo,
+                         "hi": hi})
     if args.json:
         print(json.dumps({"agents": args.agents, "games": args.games, "rows": rows}))
     return 0

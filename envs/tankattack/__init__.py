@@ -13,8 +13,8 @@ the docstring of :mod:`cardwar.envs.tankattack.state`.
 """
 
 from cardwar.envs.tankattack.actions import (
-    CELL, COUNTER, DEPLOY, DISMOUNT, END, FACE, MOUNT, NUM_ACTIONS, RAID, RALLY, SUPPRESS, YES, TankNotationError,
-    action_to_string, string_to_action,
+    CELL, COUNTER, DEPLOY, DISMOUNT, END, FACE, GROUP, MOUNT, NUM_ACTIONS, RAID, RALLY, SUPPRESS, YES,
+    TankNotationError, action_to_string, string_to_action,
 )
 from cardwar.envs.tankattack.elements import STATS, EType
 from cardwar.envs.tankattack.rules import TankAttackRules, TankAttackRulesError
@@ -26,8 +26,8 @@ from cardwar.envs.tankattack.state import Stage, TankIllegalActionError, TankSta
 from cardwar.envs.tankattack.view import TankView
 
 __all__ = [
-    "ATTACKER", "CELL", "COUNTER", "DEFENDER", "DEPLOY", "DISMOUNT", "END", "FACE", "MOUNT", "NUM_ACTIONS", "RAID",
-    "RALLY", "STATS", "SUPPRESS", "YES",
+    "ATTACKER", "CELL", "COUNTER", "DEFENDER", "DEPLOY", "DISMOUNT", "END", "FACE", "GROUP", "MOUNT", "NUM_ACTIONS",
+    "RAID", "RALLY", "STATS", "SUPPRESS", "YES",
     "ElementSpec", "EType", "Scenario", "ScenarioError", "Stage", "TankAttackRules", "TankAttackRulesError",
     "TankIllegalActionError", "TankNotationError", "TankState", "TankView", "action_to_string",
     "available_scenarios", "load_scenario", "scenario_from_dict", "state_from_json", "state_to_json",

@@ -12,7 +12,8 @@ ids                           meaning (by the stage the state is in)
 390        ``SUPPRESS``       take Suppression instead of a recoil (16.3)
 391 .. 412 ``DEPLOY + t``     in step 2, bring on a reserve element of type ``t`` (9): Sniper, Minefield,
                               Balloon, Bomber, Fighter (the Fighter call, Scouts and Air Aces too),
-                              Barrage, Gas; two type ids serve after choosing an element:
+                              Barrage, Gas; three type ids serve after choosing an element:
+                              ``GROUP`` (391, Rifles' id: build a group with it, 8.4),
                               ``DISMOUNT`` (392, Dismounted Cavalry's id) and ``MOUNT`` (405,
                               Cavalry's id), (dis)mounting Cavalry (8.8); the rest are never legal
 413        ``COUNTER``        counter-battery: lift an enemy Barrage for 6 PIPs (9.2), then its cell
@@ -36,11 +37,14 @@ COUNTER = DEPLOY + 22
 RALLY = COUNTER + 1
 RAID = RALLY + 1
 NUM_ACTIONS = RAID + 1
+GROUP = DEPLOY + 0
+"""EType.RIFLES's entry id, never an entry: make the chosen element the lead of a group move (8.4)."""
 DISMOUNT = DEPLOY + 1
 """EType.DISMOUNTED_CAVALRY's entry id, never an entry: dismount the chosen Cavalry (8.8)."""
 MOUNT = DEPLOY + 14
 """EType.CAVALRY's entry id, never an entry: mount the chosen Dismounted Cavalry (8.8)."""
-_SPENDS = {COUNTER: "counter-battery", RALLY: "rally", RAID: "raid", MOUNT: "mount", DISMOUNT: "dismount"}
+_SPENDS = {COUNTER: "counter-battery", RALLY: "rally", RAID: "raid", MOUNT: "mount", DISMOUNT: "dismount",
+           GROUP: "group"}
 
 
 class TankNotationError(ValueError):

@@ -21,8 +21,10 @@ Barrage's friend is the primary (12.1) and Barrages fight enemy wire (16.2).
 A chosen Cavalry or Dismounted Cavalry element may (dis)mount instead of moving (8.8: ``MOUNT``,
 ``DISMOUNT``; a remounted element's ``timer`` is the bound through which it moves as Rifles).
 
-Not built yet: group moves (1.7, 8.4), so also group (dis)mounting and group rallies; Gas stopping at the
-first contact (9.4); the options ``going="per_cell"`` and ``deployment="players"``.
+Groups (1.7, 8.4) move straight ahead or turn in place (``groups.py``: stages group_add, group_move).
+
+Not built yet: group moves along a trench, group (dis)mounting and group rallies (each element pays); Gas
+stopping at the first contact (9.4); the options ``going="per_cell"`` and ``deployment="players"``.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from enum import Enum
 import numpy as np
 
 from cardwar.envs.tankattack.actions import (
-    COUNTER, DEPLOY, DISMOUNT, END, FACE, MOUNT, NUM_ACTIONS, RAID, RALLY, SUPPRESS, YES, action_to_string,
+    COUNTER, DEPLOY, DISMOUNT, END, FACE, GROUP, MOUNT, NUM_ACTIONS, RAID, RALLY, SUPPRESS, YES, action_to_string,
 )
 from cardwar.envs.tankattack.board import NUM_CELLS, direction, gap, label
 from cardwar.envs.tankattack.contact import (
@@ -48,7 +50,7 @@ from cardwar.envs.tankattack.fight import (
 )
 from cardwar.envs.tankattack.movement import MoveOption, base_cost, enemy_wire, may_remount, move_options
 from cardwar.envs.tankattack.outcomes import BUNKER, Fight, Outcome, Result, compare, outcome
-from cardwar.envs.tankattack import reserves
+from cardwar.envs.tankattack import groups, reserves
 from cardwar.envs.tankattack.rules import TankAttackRules
 from cardwar.envs.tankattack.scenario import ATTACKER, DEFENDER, Scenario
 
@@ -79,6 +81,8 @@ class Stage(str, Enum):
     AIR_CONTACT = "air_contact"
     AIR_DEST = "air_dest"
     AIR_FACE = "air_face"
+    GROUP_ADD = "group_add"
+    GROUP_MOVE = "group_move"
     GAME_OVER = "game_over"
 
 
@@ -355,7 +359,9 @@ class TankState:
         if st is Stage.MOVE_DEST:
             e = p["element"]
             opts = self._options(e)
-            return sorted(opts) + sorted(self._remount(e) + ([RAID] if reserves.raid_reaches(self, e, opts) else []))
+            grp = [GROUP] if groups.groupable(self, e) and groups.joinable(self, [e]) else []
+            return sorted(opts) + sorted(grp + self._remount(e)
+                                         + ([RAID] if reserves.raid_reaches(self, e, opts) else []))
         if st is Stage.MOVE_FACE:
             return [FACE + f for f in self._options(p["element"])[p["dest"]].facings]
         if st is Stage.FACE_CHOICE:
@@ -384,6 +390,11 @@ class TankState:
             return [FACE + f for f in reserves.entry_cells(self, p["element"])[p["cell"]]]
         if st is Stage.SPEND_TARGET:
             return sorted(self.cell[e] for e in self._spend_targets(p["spend"]))
+        if st is Stage.GROUP_ADD:
+            g = p["group"]
+            return sorted(self.cell[x] for x in groups.joinable(self, g)) + ([END] if len(g) > 1 else [])
+        if st is Stage.GROUP_MOVE:
+            return sorted(c if c >= 0 else FACE - 1 - c for c in groups.group_moves(self, p["group"]))
         if st is Stage.AIR_CONTACT:
             return sorted(self.cell[e] for e in self._air_candidates()) + [END]
         if st is Stage.AIR_DEST:
@@ -460,6 +471,9 @@ class TankState:
         elif st is Stage.MOVE_DEST:
             if action in (MOUNT, DISMOUNT):
                 self._do_remount(p["element"], action == MOUNT)
+            elif action == GROUP:
+                self.pending = {"element": p["element"], "group": [p["element"]]}
+                self.stage = Stage.GROUP_ADD
             elif action == RAID:
                 self.pips -= base_cost(self, p["element"])
                 self.pending = {"spend": "raid", "bomber": p["element"]}
@@ -518,6 +532,13 @@ class TankState:
             self._enter(p["element"], p["cell"], action - FACE)
         elif st is Stage.SPEND_TARGET:
             self._finish_spend(self.grid[action])
+        elif st is Stage.GROUP_ADD:
+            if action == END:
+                self.stage = Stage.GROUP_MOVE
+            else:
+                p["group"].append(self.grid[action])
+        elif st is Stage.GROUP_MOVE:
+            self._do_group_move(p["group"], action)
         elif st is Stage.AIR_CONTACT:
             if action == END:
                 self.stage = Stage.TURNING
@@ -595,6 +616,38 @@ class TankState:
                            + (" (assault)" if opt.assault else ""))
         self.pending = {}
         self.stage = Stage.MOVES
+
+    def _do_group_move(self, group: list[int], action: int) -> None:
+        """8.4: the whole group straight ahead to the lead's chosen cell, or every element turned in place;
+        7.1's cost once."""
+        moves = groups.group_moves(self, group)
+        self.pips -= groups.group_cost(self, group)
+        if action >= FACE:
+            for m in group:
+                self.facing[m] = action - FACE
+                self.moved[m] = True
+            self.events.append(f"group of {len(group)} at {label(self.cell[group[0]])} turns {'NESW'[action - FACE]}")
+        else:
+            k = moves[action]
+            f = self.facing[group[0]]
+            start = label(self.cell[group[0]])
+            dest = {}
+            for m in group:
+                c = self.cell[m]
+                for _ in range(k):
+                    c = self.board.step(c, f)
+                dest[m] = c
+            for m in group:
+                self._place(m, RESERVE)
+            for m in group:
+                self._place(m, dest[m])
+                self.moved[m] = True
+                self.initiated[m] = tuple(y for y in neighbours_on_board(self, dest[m]) if self.side[y] != self.side[m])
+                ahead = self.board.step(dest[m], f)
+                if ahead is not None and enemy_wire(self, ahead, self.side[m]):
+                    self.wire_contact[m] = True
+            self.events.append(f"group of {len(group)} {start}-{label(self.cell[group[0]])}")
+        self.pending, self.stage = {}, Stage.MOVES
 
     def _do_remount(self, e: int, mount: bool) -> None:
         """8.8 (L358-364): "Rather than moving, a player may spend 1 PIP to (dis)mount a cavalry element";

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from cardwar.envs.tankattack import (
-    COUNTER, DEPLOY, DISMOUNT, END, FACE, MOUNT, NUM_ACTIONS, RAID, RALLY, STATS, EType, TankAttackRules, TankIllegalActionError,
+    COUNTER, DEPLOY, DISMOUNT, END, FACE, GROUP, MOUNT, NUM_ACTIONS, RAID, RALLY, STATS, EType, TankAttackRules,
+    TankIllegalActionError,
     TankState, scenario_from_dict, state_from_json, state_to_json,
 )
 from cardwar.envs.tankattack.board import parse_label
@@ -391,7 +392,7 @@ def test_games_with_every_reserve_end_and_masks_are_exact():
     for seed in range(40):
         play_with_reserves(seed, check_masks=9 if seed < 2 else 0, roundtrip=5 if seed < 4 else 0, seen=seen)
     kinds = (EType.BARRAGE, EType.GAS, EType.MINEFIELD, EType.SNIPER, EType.FIGHTER, EType.BOMBER, EType.BALLOON)
-    assert {enter(k) for k in kinds} | {DISMOUNT, MOUNT} <= seen, sorted(seen)
+    assert {enter(k) for k in kinds} | {DISMOUNT, MOUNT, GROUP, COUNTER, RALLY} <= seen, sorted(seen)
 
 
 @pytest.mark.slow
@@ -562,3 +563,65 @@ def test_dismounting_and_remounting_cavalry():
     assert dests(s, "D10") == dests(rifles, "D10")
     s.bound = 7
     assert dests(s, "D10") == dests(horse, "D10")
+
+
+# ---------------------------------------------------------------- 1.7 and 8.4 groups
+def group_of(s: TankState, lead: str, *others: str) -> None:
+    s.apply_action(L(lead))
+    s.apply_action(GROUP)
+    for o in others:
+        s.apply_action(L(o))
+    s.apply_action(END)
+    assert s.stage is Stage.GROUP_MOVE
+
+
+def test_a_line_moves_straight_ahead_for_one_pip():
+    """1.7, 8.4, 7.1 (L226-227 "One element or a group of elements may normally be moved by spending PIPs"):
+    same facing, edge to edge; straight ahead up to the Rifles' 300p, or a turn in place; 1 PIP once."""
+    s = position(OPEN, defender=["C10 rifles", "D10 rifles", "E10 rifles", "A12 general"], active=0, pips=6)
+    s.apply_action(L("D10"))
+    assert GROUP in s.legal_actions()
+    s.apply_action(GROUP)
+    assert s.legal_actions() == [L("C10"), L("E10")], "only friends touching the group, facing the same way"
+    s.apply_action(L("C10"))
+    assert s.legal_actions() == [L("E10"), END]
+    s.apply_action(L("E10"))
+    s.apply_action(END)
+    assert s.legal_actions() == [L("D7"), L("D8"), L("D9"), FACE + E, FACE + S, FACE + W]
+    line = [at(s, c) for c in ("C10", "D10", "E10")]
+    s.apply_action(L("D8"))
+    assert [s.cell[m] for m in line] == [L("C8"), L("D8"), L("E8")] and s.pips == 5
+    assert all(s.moved[m] and s.facing[m] == N for m in line)
+
+
+def test_a_group_moves_at_its_slowest_and_pays_for_a_tank():
+    """8.4: "the allowance of its slowest element"; 7.1: +1 if the group contains Tanks."""
+    s = position(OPEN, defender=["C10 rifles", "D10 tank", "D11 general"], active=0, pips=6)
+    group_of(s, "C10", "D10")
+    assert [a for a in s.legal_actions() if a < FACE] == [L("C8"), L("C9")], "the Tank's 200p"
+    s.apply_action(L("C8"))
+    assert s.pips == 6 - 2
+
+
+def test_only_a_column_enters_bad_going():
+    """8.4 [HotT]: "Moves through Bad Going must be in column formation or as individual elements"."""
+    rows = ["........"] * 6 + ["..WW...."] + ["........"] * 5
+    s = position(rows, defender=["C10 rifles", "D10 rifles", "D11 general"], active=0, pips=6)
+    group_of(s, "C10", "D10")
+    assert [a for a in s.legal_actions() if a < FACE] == [L("C8"), L("C9")], "the line halts short of the wood"
+    s = position(rows, defender=["C10 rifles", "C11 rifles", "D11 general"], active=0, pips=6)
+    group_of(s, "C10", "C11")
+    assert L("C7") in s.legal_actions(), "the column enters it"
+
+
+def test_the_command_distance_plus_one_needs_the_whole_group_out_of_range():
+    """7.1: +1 if the "whole of element/group starts more than 1,200p away from their own General"."""
+    rows = ["........"] * 24
+    far_away = position(rows, defender=["C2 rifles", "D2 rifles", "H24 general"], active=0, pips=6)
+    group_of(far_away, "C2", "D2")
+    far_away.apply_action(L("C1"))
+    assert far_away.pips == 6 - 2
+    one_near = position(rows, defender=["C2 rifles", "C3 rifles", "C4 general"], active=0, pips=6)
+    group_of(one_near, "C2", "C3")
+    one_near.apply_action(FACE + E)
+    assert one_near.pips == 6 - 1

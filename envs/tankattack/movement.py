@@ -238,6 +238,7 @@ def _reach(s: TankState, e: int, zoc: dict[int, list[int]], extra: int) -> dict[
     start_going = cell_going(s, e, start)
     tank = t is EType.TANK
     air = is_aerial(t)
+    gas = t is EType.GAS
     for g in Going:
         a = allowance(move_type(s, e), g)
         if a is None or start_going is None or start_going > g:
@@ -271,6 +272,8 @@ def _reach(s: TankState, e: int, zoc: dict[int, list[int]], extra: int) -> dict[
                     continue  # entering a trench ends the move (16.1)
                 if tank and (c in board.trench or c in s.wire):
                     continue  # the one 100p step of a Tank into a trench or wire
+                if gas and any(0 <= s.grid[n] != e for n in _orth(board, c)):
+                    continue  # 9.4: Gas "will stop when it contacts another troop element"
             cz = zoc.get(c) if c != start else None
             cc, cr = c % STRIDE, c // STRIDE
             for dc in (-1, 0, 1):
@@ -298,6 +301,10 @@ def _reach(s: TankState, e: int, zoc: dict[int, list[int]], extra: int) -> dict[
                     dist[n] = nd
                     heapq.heappush(heap, (nd, n))
     return best
+
+
+def _orth(board, c: int) -> list[int]:
+    return [n for n in (board.step(c, f) for f in range(4)) if n is not None]
 
 
 def _straight_to_contact(s: TankState, y: int, c: int, n: int) -> bool:

@@ -23,8 +23,8 @@ A chosen Cavalry or Dismounted Cavalry element may (dis)mount instead of moving 
 
 Groups (1.7, 8.4) move straight ahead or turn in place (``groups.py``: stages group_add, group_move).
 
-Not built yet: group moves along a trench, group (dis)mounting and group rallies (each element pays); Gas
-stopping at the first contact (9.4); the options ``going="per_cell"`` and ``deployment="players"``.
+Not built yet: group moves along a trench, group (dis)mounting and group rallies (each element pays); the
+options ``going="per_cell"`` and ``deployment="players"``.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from enum import Enum
 
 import numpy as np
 
+from cardwar.envs.tankattack import groups, reserves
 from cardwar.envs.tankattack.actions import (
     COUNTER, DEPLOY, DISMOUNT, END, FACE, GROUP, MOUNT, NUM_ACTIONS, RAID, RALLY, SUPPRESS, YES, action_to_string,
 )
@@ -45,12 +46,11 @@ from cardwar.envs.tankattack.elements import (
     ARTILLERY, MORTARS, STATS, EType, Going, is_aerial,
 )
 from cardwar.envs.tankattack.fight import (
-    LOST, observed, attacked_from_outside, close_total, contact_bad_going, flee_plan, good_going_for_rows, opposite,
+    LOST, attacked_from_outside, close_total, contact_bad_going, flee_plan, good_going_for_rows, observed, opposite,
     recoil_plan, shooting_totals,
 )
 from cardwar.envs.tankattack.movement import MoveOption, base_cost, enemy_wire, may_remount, move_options
 from cardwar.envs.tankattack.outcomes import BUNKER, Fight, Outcome, Result, compare, outcome
-from cardwar.envs.tankattack import groups, reserves
 from cardwar.envs.tankattack.rules import TankAttackRules
 from cardwar.envs.tankattack.scenario import ATTACKER, DEFENDER, Scenario
 

@@ -625,3 +625,18 @@ def test_the_command_distance_plus_one_needs_the_whole_group_out_of_range():
     group_of(one_near, "C2", "C3")
     one_near.apply_action(FACE + E)
     assert one_near.pips == 6 - 1
+
+
+def test_gas_stops_when_it_contacts_another_element():
+    """9.4 (L368-369): a Gas element moves 200p and "will stop when it contacts another troop element": with
+    Rifles at F6, the Gas at E5 may go to E6 or F5 (touching them) but not on to E7 or G5, which it reaches
+    in the open field."""
+    def gas_dests(attacker: list[str]) -> set[int]:
+        s = position(OPEN, defender=["B11 rifles"], attacker=attacker, active=0, pips=6, reserve=(["gas"], []))
+        put(s, reserve_of(s, 0, EType.GAS)[0], "E5", S)
+        s.apply_action(L("E5"))
+        return set(s.legal_actions())
+
+    near, open_field = gas_dests(["A2 rifles", "F6 rifles"]), gas_dests(["A2 rifles"])
+    assert {L("E7"), L("G5"), L("E6"), L("F5")} <= open_field
+    assert {L("E6"), L("F5")} <= near and not {L("E7"), L("G5")} & near

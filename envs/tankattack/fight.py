@@ -252,6 +252,8 @@ def contact_bad_going(s: TankState, loser: int, winner: int) -> bool:
 
 def _blocked_terrain(s: TankState, e: int, c: int) -> bool:
     """A recoil may not enter impassable ground, the Bunker, a river (Artillery), a trench (horses, wheels)."""
+    if c == s.board.bunker:
+        return True  # Aerials fly over it (can_stand) but no element ends a move on it
     if not can_stand(s, e, c) and not (s.etype[e] in (EType.FIELD_ARTILLERY, EType.AAA) and s.board.is_bad(c)):
         return True
     if s.etype[e] in ARTILLERY and s.board.ground[c] is Ground.RIVER:

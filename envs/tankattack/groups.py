@@ -75,7 +75,8 @@ def group_moves(s: TankState, group: list[int]) -> dict[int, int]:
         nxt = {}
         for m in group:
             n = board.step(pos[m], f)
-            if n is None or n in board.trench or enemy_wire(s, n, s.side[m]) or not can_stand(s, m, n):
+            if (n is None or n == board.bunker or n in board.trench or enemy_wire(s, n, s.side[m])
+                    or not can_stand(s, m, n)):
                 return out
             nxt[m] = n
         going = max(cell_going(s, m, nxt[m]) for m in group)

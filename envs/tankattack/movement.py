@@ -266,7 +266,7 @@ def _reach(s: TankState, e: int, zoc: dict[int, list[int]], extra: int) -> dict[
             if d > dist.get(c, 1 << 30):
                 continue
             if c != start:
-                if s.grid[c] < 0 and (c not in best or best[c] > d):
+                if s.grid[c] < 0 and c != board.bunker and (c not in best or best[c] > d):
                     best[c] = d
                 if not tank and not air and c in board.trench:
                     continue  # entering a trench ends the move (16.1)

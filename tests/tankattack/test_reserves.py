@@ -20,6 +20,7 @@ from cardwar.envs.tankattack.fight import LOST
 from cardwar.envs.tankattack.state import GONE, RESERVE, Stage
 
 from .conftest import at, dice_pairs, fix_dice, position
+from .test_games import _invariants
 
 L = parse_label
 OPEN = ["........"] * 12
@@ -380,8 +381,7 @@ def play_with_reserves(seed: int, check_masks: int = 0, roundtrip: int = 0, seen
             assert back.to_dict() == s.to_dict()
         else:
             s.apply_action(a)
-        on = [c for c in s.cell if c >= 0]
-        assert len(on) == len(set(on)) and s.pips >= 0
+        _invariants(s)
         n += 1
         assert n < 20_000
     return s

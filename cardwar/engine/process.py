@@ -313,7 +313,9 @@ class EngineProcess:
     def _exit_note(self) -> str:
         """How the engine ended, read without reaping it (its process group stays ours to kill)."""
         if self._eof and not self._exited:
-            self.wait_exit(1.0)  # output closed: most likely exiting (its keeper ending the rest); wait for its status
+            # output closed: most likely exiting, its keeper ending the rest first; wait for its status, as long
+            # as the keeper is given to end everything (a busy machine can take over a second)
+            self.wait_exit(KEEPER_GRACE_S)
         try:  # the keeper exits as the engine did: its code, or the same signal
             info = os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
         except ChildProcessError:

@@ -64,15 +64,18 @@ def descendants(root: int) -> list[int]:
     return found
 
 
-def reap(engine: int, status: int | None) -> int | None:
-    """Reap every child that has ended, without waiting; the engine's wait status if it was among them
-    (``status`` otherwise). Raises ChildProcessError when no child is left."""
-    while True:
-        pid, st = os.waitpid(-1, os.WNOHANG)
-        if pid == 0:
-            return status
-        if pid == engine:
-            status = st
+def reap(engine: int, status: int | None) -> tuple[int | None, bool]:
+    """Reap every child that has ended, without waiting: (the engine's wait status if it was among them, else
+    ``status``; whether no child at all is left)."""
+    try:
+        while True:
+            pid, st = os.waitpid(-1, os.WNOHANG)
+            if pid == 0:
+                return status, False
+            if pid == engine:
+                status = st
+    except ChildProcessError:
+        return status, True
 
 
 def end_all(engine: int, status: int | None, wake: int) -> int | None:
@@ -80,9 +83,8 @@ def end_all(engine: int, status: int | None, wake: int) -> int | None:
 
     Returns the engine's wait status (``status`` if it was reaped before)."""
     while True:
-        try:
-            status = reap(engine, status)
-        except ChildProcessError:
+        status, none_left = reap(engine, status)
+        if none_left:
             return status  # no child: nothing below us is left anywhere
         for pid in descendants(os.getpid()):
             try:
@@ -193,10 +195,7 @@ def main(argv: list[str]) -> None:
         ready = select.select([wake_r] + ([watch] if watch >= 0 else []), [], [], None if watch >= 0 else 0.5)[0]
         signals = _drain(wake_r)
         ending = watch in ready or os.getppid() != dealer or any(s in signals for s in _ENDS)
-        try:
-            status = reap(engine, status)
-        except ChildProcessError:
-            pass
+        status, _ = reap(engine, status)
         if ending or status is not None:
             _exit_as(end_all(engine, status, wake_r))
 

@@ -20,6 +20,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from cardwar.training.config import TrainConfig
 from cardwar.training.evaluate import append_csv, evaluate, plot_curve, read_csv
+from cardwar.training.interrupts import raise_if_lost
 
 
 def _next(step: int, every: int) -> int:
@@ -187,6 +188,7 @@ class RunCallback(BaseCallback):
         self._boundary()
 
     def _on_step(self) -> bool:
+        raise_if_lost()
         step = self.model.num_timesteps
         if self.bar is not None:
             self.bar.update(step - self.bar.n)

@@ -19,6 +19,7 @@ from types import FrameType
 from cardwar.training.workers import kill_all_now
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_received: list[int] = []  # the signals ``first`` turned into RunInterrupted, in this process's current run
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -54,12 +55,26 @@ def save_on_interrupt() -> Iterator[None]:
     def first(signum: int, frame: FrameType | None) -> None:
         for s in SIGNALS:
             signal.signal(s, second)
+        _received.append(signum)
         raise RunInterrupted(signum)
 
+    _received.clear()
     for s in SIGNALS:
         signal.signal(s, first)
     try:
         yield
     finally:
+        _received.clear()
         for s, handler in previous.items():
             signal.signal(s, handler)
+
+
+def raise_if_lost() -> None:
+    """Raise again the interrupt of a signal already received, if the run is still going.
+
+    A handler's exception is lost when the signal lands inside code that swallows it: an at-fork hook (the
+    logging module's, as a worker is forked) or a finalizer prints "Exception ignored" and carries on. The
+    loops that run long (each PPO step, each evaluation game) call this, so such a Ctrl-C still stops the run.
+    """
+    if _received:
+        raise RunInterrupted(_received[-1])

@@ -191,7 +191,10 @@ class WorkerPool:
         for w in range(len(self.conns)):
             if pending:
                 self._send(w, pending.pop(), busy)
+        from cardwar.training.interrupts import raise_if_lost  # (interrupts imports this module)
+
         while busy:
+            raise_if_lost()  # a Ctrl-C that came as a worker was forked
             ready = wait([self.conns[w] for w in busy] + [self.processes[w].sentinel for w in busy])
             for w in list(busy):
                 conn = self.conns[w]

@@ -190,3 +190,30 @@ def test_a_failing_imitation_or_evaluation_worker_raises_one_line_and_leaves_no_
     assert f"{where} worker" in message and "ValueError: boom" in message and "\n" not in message
     assert "--resume" in message
     _no_children_of_this_test()
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the "Exception ignored" itself
+def test_a_ctrl_c_swallowed_where_it_landed_still_stops_the_run():
+    """A signal whose handler raises inside code that ignores exceptions (the logging module's at-fork hook as a
+    worker is forked, here a finalizer) is printed as "Exception ignored" and lost; the run's long loops ask
+    ``raise_if_lost`` and stop all the same (a kill during evaluation once left a run going)."""
+    import gc
+    import os
+    import time
+
+    from cardwar.training.interrupts import RunInterrupted, raise_if_lost, save_on_interrupt
+
+    class LandsInAFinalizer:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # the handler runs here, inside the finalizer: its RunInterrupted is ignored
+
+    carried_on = False
+    with pytest.raises(RunInterrupted) as caught:
+        with save_on_interrupt():
+            LandsInAFinalizer()
+            gc.collect()
+            carried_on = True
+            raise_if_lost()
+    assert carried_on and caught.value.signum == signal.SIGINT
+    raise_if_lost()  # outside a run: nothing pending

@@ -275,6 +275,8 @@ def run_tournament(config: TournamentConfig, store: Store, workers: int = 1, bac
         jobs = schedule(config, store.secret(config.name), engine_log_dir,
                         per_pairing=store.seeds(config.name) == "pairing")
         done = store.keys(config.name)
+        if done:
+            store.games(config.name)  # a stored game damaged inside its values is refused before a game is played
         finished = [all(k in done for k in j.keys()) for j in jobs]
         summary = RunSummary(already=sum(finished))
         todo = [j for j, f in zip(jobs, finished) if not f]

@@ -58,10 +58,16 @@ def in_enemy_half(s: TankState, side: int, cell: int) -> bool:
     return r < h // 2 if side == 0 else r >= h - h // 2
 
 
-def clear_of_enemies(s: TankState, side: int, cell: int, paces: int = 200) -> bool:
+def clear_of_enemies(s: TankState, side: int, cell: int, paces: int = 200,
+                     enemies: list[int] | None = None) -> bool:
     """No enemy element on the battlefield closer than ``paces`` (9.1, 9.3, 9.5)."""
-    return all(gap(cell, s.cell[y]) >= paces for y in range(len(s.cell))
-               if s.cell[y] >= 0 and s.side[y] != side)
+    if enemies is None:
+        enemies = _enemy_cells(s, side)
+    return all(gap(cell, c) >= paces for c in enemies)
+
+
+def _enemy_cells(s: TankState, side: int) -> list[int]:
+    return [c for c, sd in zip(s.cell, s.side) if c >= 0 and sd != side]
 
 
 def _fixed_targets(s: TankState, side: int, cell: int) -> list[int]:
@@ -87,9 +93,11 @@ def _free(s: TankState, cell: int) -> bool:
     return s.grid[cell] < 0 and cell != s.board.bunker
 
 
-def entry_cells(s: TankState, e: int) -> dict[int, tuple[int, ...]]:
-    """Every cell where reserve element ``e`` may be placed now, with its legal facings (9.1-9.7)."""
+def entry_cells(s: TankState, e: int, first: bool = False) -> dict[int, tuple[int, ...]]:
+    """Every cell where reserve element ``e`` may be placed now, with its legal facings (9.1-9.7); with
+    ``first``, at most one (enough to know whether the entry is possible)."""
     t, side, board = s.etype[e], s.side[e], s.board
+    enemies = _enemy_cells(s, side)
     out: dict[int, tuple[int, ...]] = {}
     for c in board.map_cells():
         if not _free(s, c):
@@ -98,22 +106,32 @@ def entry_cells(s: TankState, e: int) -> dict[int, tuple[int, ...]]:
             fixed = _fixed_targets(s, side, c)
             if fixed:
                 out[c] = tuple(fixed)
-            elif in_enemy_half(s, side, c) and clear_of_enemies(s, side, c):
+                if first:
+                    break
+            elif in_enemy_half(s, side, c) and clear_of_enemies(s, side, c, enemies=enemies):
                 out[c] = (0, 1, 2, 3)
+                if first:
+                    break
         elif is_aerial(t):
             row = c // 16
             edge = own_edge_row(s, side)
             rows_ok = row == edge if t is not EType.BALLOON else abs(row - edge) < ZONE_ROWS
-            if rows_ok and clear_of_enemies(s, side, c):
+            if rows_ok and clear_of_enemies(s, side, c, enemies=enemies):
                 out[c] = (0, 1, 2, 3)
+                if first:
+                    break
         elif t is EType.SNIPER:
             if board.ground[c] in BAD:
                 out[c] = (0, 1, 2, 3)
+                if first:
+                    break
         elif t is EType.MINEFIELD:
             if mine_kind(s, side, c) is not None:
                 fs = tuple(f for f in range(4) if _enemy_ground_at(s, side, board.step(c, f)))
                 if fs:
                     out[c] = fs
+                    if first:
+                        break
     return out
 
 
@@ -131,8 +149,13 @@ def mine_kind(s: TankState, side: int, cell: int) -> str | None:
     g = board.ground[cell]
     if g in BAD:
         return f"bad:{int(g)}"
-    own = {c for c, o in board.wire if o == side}
-    if cell in own or any(n in own for n in board.neighbours8(cell)):
+    key = ("mine_wire", side)
+    near = board._cache.get(key)
+    if near is None:
+        own = {c for c, o in board.wire if o == side}
+        near = frozenset(c for c in board.map_cells() if c in own or any(n in own for n in board.neighbours8(c)))
+        board._cache[key] = near
+    if cell in near:
         return "wire"
     if cell in board.mine_areas:
         return "area"
@@ -182,7 +205,7 @@ def entries(s: TankState) -> list[EType]:
         if entry_cost(s, kind) > s.pips:
             continue
         els = in_reserve(s, s.active, kind)
-        if els and entry_cells(s, els[0]):  # every element of one entry kind enters by the same rule
+        if els and entry_cells(s, els[0], first=True):  # every element of one kind enters by the same rule
             out.append(kind)
     return out
 

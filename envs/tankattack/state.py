@@ -434,11 +434,17 @@ class TankState:
 
     def _spends(self) -> list[int]:
         """Step 2's PIP spends other than moves, ascending: entries (9), counter-battery (9.2), rally (16.3)."""
+        if self._memo is None:
+            self._memo = {}
+        hit = self._memo.get("spends")
+        if hit is not None:
+            return hit
         out = sorted(DEPLOY + int(k) for k in reserves.entries(self))
         if self.pips >= reserves.CALL_COST and reserves.enemy_barrages(self, self.active):
             out.append(COUNTER)
         if self.pips >= 1 and reserves.rally_candidates(self):
             out.append(RALLY)
+        self._memo["spends"] = out
         return out
 
     def _spend_targets(self, spend: str) -> list[int]:

@@ -80,6 +80,7 @@ def test_barrage_costs_six_pips_and_goes_where_9_1_says():
                  reserve=([], ["barrage"]))
     assert enter(EType.BARRAGE) not in s.legal_actions(), "5 PIPs are not enough"
     s.pips = 6
+    s._memo = None
     s.apply_action(enter(EType.BARRAGE))
     assert s.stage is Stage.ENTER_CELL and s.pips == 0
     enemies = [s.cell[e] for e in range(len(s.cell)) if s.side[e] == 0 and s.cell[e] >= 0]
@@ -118,6 +119,7 @@ def test_counter_battery_lifts_an_enemy_barrage_to_its_reserve():
         put(s, b, "C10", S)
         assert COUNTER not in s.legal_actions()
         s.pips = 6
+        s._memo = None
         assert COUNTER in s.legal_actions()
         s.apply_action(COUNTER)
         assert s.legal_actions() == [L("C10")] and s.pips == 0

@@ -24,7 +24,7 @@ A chosen Cavalry or Dismounted Cavalry element may (dis)mount instead of moving 
 Groups (1.7, 8.4) move straight ahead or turn in place (``groups.py``: stages group_add, group_move).
 
 Not built yet: group moves along a trench, group (dis)mounting and group rallies (each element pays); the
-options ``going="per_cell"`` and ``deployment="players"``.
+options ``going="per_cell"``, ``gas_hits_both`` and ``deployment="players"`` (accepted, no effect).
 """
 
 from __future__ import annotations

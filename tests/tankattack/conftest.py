@@ -1,4 +1,5 @@
-"""Small Tank Attack positions built in code, dice fixed by hand, and the slow-test switch.
+"""Small Tank Attack positions built in code, dice fixed by hand (its ``slow`` tests are
+opt-in: tests/conftest.py).
 
 ``position(map_rows, defender=[...], attacker=[...])`` builds a state whose bound has just begun for the
 side named ``active`` with ``pips`` PIPs; ``fix_dice(s, 5, 3)`` makes the next rolls those numbers (the
@@ -7,7 +8,6 @@ engine draws every die through ``TankState._roll``).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 
 import pytest
@@ -17,17 +17,6 @@ from cardwar.envs.tankattack.board import parse_label
 from cardwar.envs.tankattack.state import Stage
 
 OPEN = ["........"] * 12
-
-
-def pytest_collection_modifyitems(config, items) -> None:
-    """``slow`` tests here (thousands of games) run only with ``-m slow`` or CARDWAR_SLOW=1."""
-    if "slow" in (config.getoption("markexpr", "") or "") or os.environ.get("CARDWAR_SLOW"):
-        return
-    here = os.path.dirname(__file__)
-    skip = pytest.mark.skip(reason="thousands of games: run with -m slow or CARDWAR_SLOW=1")
-    for item in items:
-        if "slow" in item.keywords and str(item.fspath).startswith(here):
-            item.add_marker(skip)
 
 
 def position(rows: Iterable[str] | None = None, defender: Iterable[str] = (), attacker: Iterable[str] = (),

@@ -52,9 +52,9 @@ def base_cost(s: TankState, e: int) -> int:
 
 def move_type(s: TankState, e: int) -> EType:
     """The type whose allowances ``e`` moves with: remounted Cavalry move as Rifles in their first own bound
-    after remounting (8.8, L362-364: ``timer`` holds the last bound of that)."""
+    after remounting (8.8, L362-364: ``timer`` counts their own bounds until then, 2 at remounting)."""
     t = s.etype[e]
-    if t is EType.CAVALRY and s.timer[e] >= s.bound:
+    if t is EType.CAVALRY and s.timer[e] > 0:
         return EType.RIFLES
     return t
 

@@ -128,7 +128,7 @@ def encode_observation(v: TankView, seat: int | None = None) -> np.ndarray:
         row[(_OWN_FACE if mine else _ENEMY_FACE) + e["facing"]] = 1.0
         if e["general"]:
             row[_OWN_GEN if mine else _ENEMY_GEN] = 1.0
-        if e.get("timer"):
+        if e.get("timer") and e["type"] == "gas":  # a remounted Cavalry's timer (8.8) is not shown here
             row[_OWN_TIMER if mine else _ENEMY_TIMER] = min(e["timer"] / MAX_TIMER, 1.0)
         if e.get("home"):
             obs[_CELL_OF[e["home"]], _OWN_HOME if mine else _ENEMY_HOME] = 1.0

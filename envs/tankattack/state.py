@@ -19,7 +19,8 @@ Step 3 opens with the free aerial contacts (10: stages air_contact, air_dest, ai
 Barrage's friend is the primary (12.1) and Barrages fight enemy wire (16.2).
 
 A chosen Cavalry or Dismounted Cavalry element may (dis)mount instead of moving (8.8: ``MOUNT``,
-``DISMOUNT``; a remounted element's ``timer`` is the bound through which it moves as Rifles).
+``DISMOUNT``; a remounted element's ``timer``, 2 when it remounts, counts down at the end of each own bound:
+while it is above 0 it moves as Rifles).
 
 Groups (1.7, 8.4) move straight ahead or turn in place (``groups.py``: stages group_add, group_move).
 
@@ -660,7 +661,7 @@ class TankState:
         remounted, it moves as Rifles in its next own bound (``timer``), then as Cavalry."""
         self.pips -= 1
         self.etype[e] = EType.CAVALRY if mount else EType.DISMOUNTED_CAVALRY
-        self.timer[e] = self.bound + 2 if mount else 0
+        self.timer[e] = 2 if mount else 0
         self.moved[e] = True
         self.events.append(f"{'General' if self.general[e] else 'Cavalry'} at {label(self.cell[e])} "
                            f"{'mounts' if mount else 'dismounts'}")
@@ -1023,6 +1024,8 @@ class TankState:
                     del self.wire[ahead]
                     self.events.append(f"Sturmtruppe cut the wire at {label(ahead)}")
         for e in range(len(self.cell)):  # 9.4: Gas lasts its die roll of the deployer's own bounds
+            if self.etype[e] is EType.CAVALRY and self.timer[e] > 0 and self.side[e] == self.active:
+                self.timer[e] -= 1  # 8.8: remounted, as Rifles for its next own bound only
             if self.etype[e] is EType.GAS and self.cell[e] >= 0 and self.side[e] == self.active:
                 self.timer[e] -= 1
                 if self.timer[e] <= 0:

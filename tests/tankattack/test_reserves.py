@@ -553,17 +553,16 @@ def test_dismounting_and_remounting_cavalry():
     horse = position(OPEN, defender=["D10 cavalry", "C11 general"], attacker=["G1 rifles"], active=0, pips=6)
     assert dests(rifles, "D10") != dests(horse, "D10")
     # remount in bound 3: moves as Rifles in bound 5, as Cavalry from bound 7
-    s.bound = 3
-    s.stage, s.pending, s.pips = Stage.MOVES, {}, 6
-    s.moved = [False] * len(s.cell)
+    end_bounds(s, 3)
+    s.pips = 6
     s._memo = None
     s.apply_action(L("D10"))
     assert MOUNT in s.legal_actions()
     s.apply_action(MOUNT)
     assert s.etype[cav] is EType.CAVALRY and s.pips == 5
-    s.bound = 5
+    end_bounds(s, 5)
     assert dests(s, "D10") == dests(rifles, "D10")
-    s.bound = 7
+    end_bounds(s, 7)
     assert dests(s, "D10") == dests(horse, "D10")
 
 

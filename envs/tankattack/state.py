@@ -971,19 +971,15 @@ class TankState:
         self.events.append(f"{self._name(e)} is Lost")
 
     def _recoil(self, e: int, rdir: int) -> None:
-        plan = recoil_plan(self, e, rdir)
-        if plan is None:
-            self._destroy(e)
-            return
-        for el, c in plan:
-            if c == LOST:
-                self._destroy(el)
-            else:
-                self._place(el, c)
+        self._carry_out(e, recoil_plan(self, e, rdir))
 
     def _flee(self, e: int, causer_cell: int) -> None:
         f, plan = flee_plan(self, e, causer_cell)
         self.facing[e] = f
+        self._carry_out(e, plan)
+
+    def _carry_out(self, e: int, plan: list[tuple[int, int]] | None) -> None:
+        """Move each element of a recoil or flight ``plan`` to its cell (15.1-15.3); no plan: ``e`` is destroyed."""
         if plan is None:
             self._destroy(e)
             return

@@ -35,6 +35,22 @@ def _legal_contact_after_move(s: TankState, e: int) -> None:
             assert direction(s.cell[e], s.cell[y]) == s.facing[e]
 
 
+def assert_mask_exact(s: TankState, legal: list[int]) -> None:
+    """Every one of the 416 actions tried on a clone: exactly the legal ones are accepted, a refused one changes
+    nothing, and the clones never touch ``s``."""
+    before = s.to_dict()
+    for a in range(NUM_ACTIONS):
+        c = s.clone()
+        try:
+            c.apply_action(a)
+            ok = True
+        except TankIllegalActionError:
+            ok = False
+            assert c.to_dict() == before, "a refused action changed nothing"
+        assert ok == (a in legal), (a, s.stage)
+    assert s.to_dict() == before, "the clones never touched the original"
+
+
 def play(seed: int, scenario: str = "trench_raid", check_masks: int = 0, roundtrip: int = 0) -> TankState:
     s = TankState.new_game(load_scenario(scenario), seed=seed)
     rng = np.random.default_rng(10_000 + seed)
@@ -43,17 +59,7 @@ def play(seed: int, scenario: str = "trench_raid", check_masks: int = 0, roundtr
         _invariants(s)
         legal = s.legal_actions()
         if check_masks and n % check_masks == 0:
-            before = s.to_dict()
-            for a in range(NUM_ACTIONS):
-                c = s.clone()
-                try:
-                    c.apply_action(a)
-                    ok = True
-                except TankIllegalActionError:
-                    ok = False
-                    assert c.to_dict() == before, "a refused action changed nothing"
-                assert ok == (a in legal), (a, s.stage)
-            assert s.to_dict() == before, "the clones never touched the original"
+            assert_mask_exact(s, legal)
         if roundtrip and n % roundtrip == 0:
             back = state_from_json(state_to_json(s))
             assert back.to_dict() == s.to_dict() and back.legal_actions() == legal

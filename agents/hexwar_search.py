@@ -126,3 +126,18 @@ class HexSearch:
         move = self.search.search(view, legal, default=guess, margin=self.margin)
         self.last_visits = dict(self.search.last_visits)
         return move
+
+
+# ---------------------------------------------------------------- hooks for searches outside cardwar's agents
+def state_from_view(observation: object, view: HexView, rng: np.random.Generator) -> HexState:
+    """The registry's ``state_from_view`` (the OpenSpiel bridge's bots): :func:`determinize` (hidden enemy units
+    left out), keeping the view's public unit ids, so the sample's view names its units as the seat's view did."""
+    s = determinize(view, rng)
+    s.public_id = [u.uid for u in view.units]
+    return s
+
+
+def max_game_length(state: HexState) -> int:
+    """The registry's ``max_game_length``: a turn deals one card per unit, and an activation is one decision plus
+    perhaps the target's evasion (RULES.md 4, 7): two decisions per unit per turn."""
+    return 2 * len(state.scenario.units) * int(state.scenario.turns)

@@ -89,3 +89,22 @@ class NavalSearch:
         move = self.search.search(view, legal)
         self.last_visits = dict(self.search.last_visits)
         return move
+
+
+# ---------------------------------------------------------------- hooks for searches outside cardwar's agents
+def state_from_view(observation: object, view: NavalView, rng: np.random.Generator) -> NavalState:
+    """The registry's ``state_from_view`` (the OpenSpiel bridge's bots): :func:`determinize`, plus the one thing it
+    leaves open: during the mulligans the second captain cannot see the first one's choice, which was made
+    (RULES.md, the mulligan): a fair coin stands in for it."""
+    s = determinize(view, rng)
+    if s.phase == Phase.MULLIGAN and view.seat == 1 and s.mulligan_choices[0] is None:
+        s.mulligan_choices[0] = bool(rng.integers(2))
+    return s
+
+
+def max_game_length(state: NavalState) -> int:
+    """The registry's ``max_game_length``: ``max_game_steps`` of the rules in force (deck size, turns and decisions
+    a turn)."""
+    from cardwar.envs.naval.state import max_game_steps
+
+    return int(max_game_steps(state.config))

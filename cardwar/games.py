@@ -273,14 +273,18 @@ def _standard_agents(heuristic: str, heuristic_options: Any, search: str, search
     }
 
 
-def _search_hooks(state_from_view: str | None, evaluate: str, max_game_length: str | None) -> dict[str, str]:
-    """``extra`` hooks for searches outside cardwar's agents (the OpenSpiel bridge): see :mod:`cardwar.search_hooks`."""
-    hooks = {"evaluate": evaluate}
-    if state_from_view:
-        hooks["state_from_view"] = f"cardwar.search_hooks:{state_from_view}"
-    if max_game_length:
-        hooks["max_game_length"] = f"cardwar.search_hooks:{max_game_length}"
-    return hooks
+def _search_hooks(module: str, state_from_view: bool = True, max_game_length: bool = True) -> dict[str, str]:
+    """``extra`` hooks, in a game's search module, for searches outside cardwar's agents (the OpenSpiel bridge):
+
+    - ``state_from_view``: ``(observation, view, rng) -> engine state``: a full state built from the seat's
+      information view alone (unseen cards dealt at random, the dice from ``rng``), at the decision in hand, so
+      its legal moves are the seat's mask. A game without it has no search bot that starts from a view.
+    - ``evaluate``: ``(engine state, seat) -> float`` in [-1, 1]: the search's evaluation of an unfinished game.
+    - ``max_game_length``: ``(engine state) -> int``: an upper bound on the decisions of a game of that scenario
+      and rules (OpenSpiel's ``max_game_length``).
+    """
+    names = ["evaluate"] + ["state_from_view"] * state_from_view + ["max_game_length"] * max_game_length
+    return {name: f"{module}:{name}" for name in names}
 
 
 register(Game(
@@ -298,8 +302,7 @@ register(Game(
     agents=_standard_agents("cardwar.agents.naval_heuristic:NavalHeuristic", "cardwar.agents:NAVAL_HEURISTIC_OPTIONS",
                             "cardwar.agents.naval_search:NavalSearch", "cardwar.agents:NAVAL_MCTS_OPTIONS"),
     page="naval", extra={"engine_bench_setup": {}, "play_style": "cardwar.cli.play:NAVAL_STYLE",
-                        **_search_hooks("naval_state_from_view", "cardwar.agents.naval_search:evaluate",
-                                        "naval_max_game_length")}))
+                        **_search_hooks("cardwar.agents.naval_search")}))
 
 register(Game(
     name="hexwar", title="The hex WW2 game (hexwar)", seats=("blue", "red"),
@@ -322,8 +325,7 @@ register(Game(
                             "cardwar.agents.hexwar_search:HexSearch", "cardwar.agents:HEX_MCTS_OPTIONS"),
     page="hexwar", extra={"engine_bench_setup": {"scenario": "random", "rules": {"hidden_units": True}},
                         "play_style": "cardwar.cli.play:HEXWAR_STYLE", "rllib_network": "hex",
-                        **_search_hooks("hex_state_from_view", "cardwar.agents.hexwar_search:evaluate",
-                                        "hex_max_game_length")}))
+                        **_search_hooks("cardwar.agents.hexwar_search")}))
 
 register(Game(
     name="skirmish", title="The squad skirmish (skirmish)", seats=("player_0", "player_1"),
@@ -351,7 +353,8 @@ register(Game(
                             "cardwar.agents.skirmish_heuristic:OPTIONS",
                             "cardwar.agents.skirmish_search:SkirmishSearch", "cardwar.agents.skirmish_search:OPTIONS"),
     page="skirmish", extra={"engine_bench_setup": {"scenario": "duel"}, "play_style": "cardwar.cli.play:SKIRMISH_STYLE",
-                          **_search_hooks(None, "cardwar.agents.skirmish_search:evaluate", None)}))
+                          **_search_hooks("cardwar.agents.skirmish_search", state_from_view=False,
+                                         max_game_length=False)}))
 
 
 # ---------------------------------------------------------------------------- installed plug-ins

@@ -3,7 +3,7 @@
 
 An agent gets only its seat's observation and information view, so nothing here sees the true
 state. ``ismcts`` builds an OpenSpiel state from the view each move (the registry's
-``state_from_view`` hook, :mod:`cardwar.search_hooks`) and asks OpenSpiel's ISMCTSBot to move
+``state_from_view`` hook, in the game's search module) and asks OpenSpiel's ISMCTSBot to move
 there; the bot samples its worlds from that state with ``resample_from_infostate`` (the registry's
 ``resample_hidden``). ``random`` and ``policy`` read the observation and the mask only, so they
 play every bridged game.

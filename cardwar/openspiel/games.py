@@ -8,8 +8,8 @@ observation tensor *is* the env's ``observation``).
 
 The bridge names no game: it asks the registry (:mod:`cardwar.games`) for the env (which deals each
 game), the action count, the notation, the view's dict, the observation encoder and
-``resample_hidden``; the search hooks in a game's ``extra`` (:mod:`cardwar.search_hooks`) give the
-length bound. A game registered later is bridged by :func:`register`.
+``resample_hidden``; the search hooks in a game's ``extra`` (``cardwar.games._search_hooks``: in each
+game's search module) give the length bound. A game registered later is bridged by :func:`register`.
 
 Parameters: ``seed`` (-1: fresh entropy), ``scenario`` (games with scenarios: a shipped one) and one
 parameter per rule option, named and typed as the game's rules class has them (``hidden_units``,

@@ -252,21 +252,24 @@ class Board:
         return ok
 
     def row_text(self, row: int) -> str:
-        out = []
         wire = {c for c, _ in self.wire}
-        for col in range(self.width):
-            c = cell_at(col, row)
-            if c == self.bunker:
-                out.append("K")
-            elif c in self.strongpoints:
-                out.append("S")
-            elif c in self.trench:
-                out.append("#")
-            elif c in wire:
-                out.append("w")
-            else:
-                out.append(GROUND_CHAR[self.ground[c]])
-        return "".join(out)
+        return "".join(legend_char(cell_at(col, row), self.ground, self.bunker, self.strongpoints, self.trench, wire)
+                       for col in range(self.width))
+
+
+def legend_char(cell: int, ground: list[Ground], bunker: int | None, strongpoints: set[int], trench: set[int],
+                wire: set[int]) -> str:
+    """A cell's letter in the RULES.md 20.2 map legend: the Bunker, a Strongpoint, trench and wire before the
+    ground."""
+    if cell == bunker:
+        return "K"
+    if cell in strongpoints:
+        return "S"
+    if cell in trench:
+        return "#"
+    if cell in wire:
+        return "w"
+    return GROUND_CHAR[ground[cell]]
 
 
 def parse_map(rows: list[str] | tuple[str, ...], wire_owner: int = 0) -> Board:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardwar.envs.tankattack.board import GROUND_CHAR, STRIDE, Ground, cell_at, col_row, gap, going_of
+from cardwar.envs.tankattack.board import STRIDE, Ground, cell_at, col_row, gap, going_of, legend_char
 from cardwar.envs.tankattack.elements import NAMES, NO_TRENCH, RESERVE_ONLY, STATS, EType, allowance
 from cardwar.envs.tankattack.scenario import ATTACKER, DEFENDER, ElementSpec, Scenario
 
@@ -491,23 +491,8 @@ def _deploy_attacker(dep: _Deployer, names: list[str], rng: np.random.Generator)
 # --------------------------------------------------------------------------- the whole
 def _rows(lay: Layout) -> tuple[str, ...]:
     """The map in the RULES.md 20.2 legend."""
-    out = []
-    for r in range(HEIGHT):
-        line = []
-        for c in range(WIDTH):
-            cell = cell_at(c, r)
-            if cell == lay.bunker:
-                line.append("K")
-            elif cell in lay.strongpoints:
-                line.append("S")
-            elif cell in lay.trench:
-                line.append("#")
-            elif cell in lay.wire:
-                line.append("w")
-            else:
-                line.append(GROUND_CHAR[lay.ground[cell]])
-        out.append("".join(line))
-    return tuple(out)
+    return tuple("".join(legend_char(cell_at(c, r), lay.ground, lay.bunker, lay.strongpoints, lay.trench, lay.wire)
+                         for c in range(WIDTH)) for r in range(HEIGHT))
 
 
 def generate_scenario(seed: int, name: str | None = None, turn_limit: int = 20) -> Scenario:

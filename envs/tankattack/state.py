@@ -191,6 +191,11 @@ class TankState:
             return [0.0, 0.0]
         return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
 
+    @property
+    def turn(self) -> int:
+        """The bounds begun so far (a record's ``turns``; the turn limit counts bounds per side, 17.3)."""
+        return self.bound
+
     def on_board(self, e: int) -> bool:
         return self.cell[e] >= 0
 

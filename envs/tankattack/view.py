@@ -18,6 +18,11 @@ class TankView(NamedTuple):
     data: dict[str, Any]
     """:func:`state_to_dict` less ``rng``."""
 
+    @property
+    def turn(self) -> int:
+        """The bound (the engine client tells a new game by the turn going back)."""
+        return self.data["bound"]
+
     @classmethod
     def of(cls, s, seat: int | None) -> TankView:
         d = state_to_dict(s)

@@ -25,7 +25,7 @@ while it is above 0 it moves as Rifles).
 Groups (1.7, 8.4) move straight ahead or turn in place (``groups.py``: stages group_add, group_move).
 
 Not built yet: group moves along a trench, group (dis)mounting and group rallies (each element pays); the
-options ``going="per_cell"``, ``gas_hits_both`` and ``deployment="players"`` (accepted, no effect).
+options ``going="per_cell"`` and ``gas_hits_both`` (accepted, no effect).
 """
 
 from __future__ import annotations

@@ -216,8 +216,32 @@ def enemy_barrages(s: TankState, side: int) -> list[int]:
 
 
 def rally_candidates(s: TankState) -> list[int]:
-    """16.3: the active player's Suppressed elements on the battlefield (1 PIP each)."""
+    """16.3: the active player's Suppressed elements on the battlefield (1 PIP each, or for the group of
+    Suppressed infantry it belongs to: :func:`rally_group`)."""
     return [e for e in range(len(s.cell)) if s.cell[e] >= 0 and s.side[e] == s.active and s.suppressed[e]]
+
+
+def rally_group(s: TankState, e: int) -> list[int]:
+    """16.3 (L724-726): Suppressed infantry "may not fire or move until 1 PIP per group is paid": the rally of
+    Suppressed Rifles, Dismounted Cavalry or Sturmtruppe frees its whole group (1.7: the own Suppressed
+    infantry with its facing, connected to it edge to edge), ``e`` first. Guns ("Artillery elements ... need 1
+    PIP to return to fire") are freed one by one."""
+    from cardwar.envs.tankattack.contact import adjacent4
+    from cardwar.envs.tankattack.movement import SUPPRESSED_STAY
+
+    if s.etype[e] not in SUPPRESSED_STAY:
+        return [e]
+    out = [e]
+    todo = [e]
+    while todo:
+        a = todo.pop()
+        for x in range(len(s.cell)):
+            if (x not in out and s.cell[x] >= 0 and s.side[x] == s.side[e] and s.suppressed[x]
+                    and s.etype[x] in SUPPRESSED_STAY and s.facing[x] == s.facing[e]
+                    and adjacent4(s.cell[x], s.cell[a])):
+                out.append(x)
+                todo.append(x)
+    return out
 
 
 def raid_reaches(s: TankState, e: int, options: dict) -> bool:

@@ -400,7 +400,7 @@ class TankState:
             g = p["group"]
             return sorted(self.cell[x] for x in groups.joinable(self, g)) + ([END] if len(g) > 1 else [])
         if st is Stage.GROUP_MOVE:
-            return sorted(c if c >= 0 else FACE - 1 - c for c in groups.group_moves(self, p["group"]))
+            return sorted(groups.group_moves(self, p["group"]))
         if st is Stage.AIR_CONTACT:
             return sorted(self.cell[e] for e in self._air_candidates()) + [END]
         if st is Stage.AIR_DEST:
@@ -630,35 +630,40 @@ class TankState:
         self.stage = Stage.MOVES
 
     def _do_group_move(self, group: list[int], action: int) -> None:
-        """8.4: the whole group straight ahead to the lead's chosen cell, or every element turned in place;
-        7.1's cost once."""
-        moves = groups.group_moves(self, group)
-        self.pips -= groups.group_cost(self, group)
-        if action >= FACE:
+        """8.4, 8.8, 16.1-16.2: make the group's chosen move (``groups.group_moves``), paying 7.1 once (1 PIP
+        to (dis)mount); contacts made are initiated, Tanks destroy the wire they enter, elements stopped
+        facing enemy wire are held at it."""
+        mv = groups.group_moves(self, group)[action]
+        self.pips -= groups.move_cost(self, group, mv)
+        start = label(self.cell[group[0]])
+        if mv.kind in ("mount", "dismount"):
             for m in group:
-                self.facing[m] = action - FACE
+                self.etype[m] = EType.CAVALRY if mv.kind == "mount" else EType.DISMOUNTED_CAVALRY
+                self.timer[m] = 2 if mv.kind == "mount" else 0
                 self.moved[m] = True
-            self.events.append(f"group of {len(group)} at {label(self.cell[group[0]])} turns {'NESW'[action - FACE]}")
-        else:
-            k = moves[action]
-            f = self.facing[group[0]]
-            start = label(self.cell[group[0]])
-            dest = {}
+            self.events.append(f"group of {len(group)} at {start} {mv.kind}s")
+        elif mv.kind == "turn":
             for m in group:
-                c = self.cell[m]
-                for _ in range(k):
-                    c = self.board.step(c, f)
-                dest[m] = c
+                self.facing[m] = mv.facing
+                self.moved[m] = True
+            self.events.append(f"group of {len(group)} at {start} turns {'NESW'[mv.facing]}")
+        else:
             for m in group:
                 self._place(m, RESERVE)
-            for m in group:
-                self._place(m, dest[m])
+            for m, c in zip(group, mv.dests):
+                self._place(m, c)
+                self.facing[m] = mv.facing
                 self.moved[m] = True
-                self.initiated[m] = tuple(y for y in neighbours_on_board(self, dest[m]) if self.side[y] != self.side[m])
-                ahead = self.board.step(dest[m], f)
-                if ahead is not None and enemy_wire(self, ahead, self.side[m]):
+                self.initiated[m] = tuple(y for y in neighbours_on_board(self, c) if self.side[y] != self.side[m]) \
+                    + ((BUNKER_ID,) if front_touches_bunker(self, m) else ())
+                if self.etype[m] is EType.TANK and enemy_wire(self, c, self.side[m]):
+                    del self.wire[c]
+                    self.events.append(f"Tank at {label(c)} destroys the wire")
+                ahead = self.board.step(c, mv.facing)
+                if ahead is not None and enemy_wire(self, ahead, self.side[m]) and mv.kind != "cross":
                     self.wire_contact[m] = True
-            self.events.append(f"group of {len(group)} {start}-{label(self.cell[group[0]])}")
+            self.events.append(f"group of {len(group)} {start}-{label(self.cell[group[0]])}"
+                               + ("" if mv.kind == "ahead" else f" ({mv.kind})"))
         self.pending, self.stage = {}, Stage.MOVES
 
     def _do_remount(self, e: int, mount: bool) -> None:
@@ -728,8 +733,11 @@ class TankState:
         one and the Bomber leaves, not Lost (9.3); a rally lifts Suppression (16.3)."""
         spend = self.pending["spend"]
         if spend == "rally":
-            self.suppressed[target] = False
-            self.events.append(f"{self._name(target)} at {label(self.cell[target])} returns to action")
+            freed = reserves.rally_group(self, target)
+            for e in freed:
+                self.suppressed[e] = False
+            self.events.append(f"{self._name(target)} at {label(self.cell[target])} returns to action"
+                               + (f" with {len(freed) - 1} more of its group" if len(freed) > 1 else ""))
         elif spend == "counter":
             self.events.append(f"counter-battery lifts the Barrage at {label(self.cell[target])}")
             self._place(target, RESERVE if self.rules.lifted_barrage == "reserve" else GONE)

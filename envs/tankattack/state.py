@@ -22,10 +22,11 @@ A chosen Cavalry or Dismounted Cavalry element may (dis)mount instead of moving 
 ``DISMOUNT``; a remounted element's ``timer``, 2 when it remounts, counts down at the end of each own bound:
 while it is above 0 it moves as Rifles).
 
-Groups (1.7, 8.4) move straight ahead or turn in place (``groups.py``: stages group_add, group_move).
+Groups (1.7, 8.4) move straight ahead (into a trench, Tanks into wire), turn in place, move along a trench
+or out of it, cross wire, or (dis)mount (8.8) (``groups.py``: stages group_add, group_move); a rally frees
+a group of Suppressed infantry for 1 PIP (16.3).
 
-Not built yet: group moves along a trench, group (dis)mounting and group rallies (each element pays); the
-options ``going="per_cell"`` and ``gas_hits_both`` (accepted, no effect).
+Not built yet: the options ``going="per_cell"`` and ``gas_hits_both`` (accepted, no effect).
 """
 
 from __future__ import annotations

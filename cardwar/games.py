@@ -357,6 +357,28 @@ register(Game(
                                          max_game_length=False)}))
 
 
+register(Game(
+    name="tankattack", title="Tank Attack (the WW1 trench game)", seats=("defender", "attacker"),
+    summary="HitT Tank Attack: tanks, Sturmtruppe, trenches, wire, barrages and gas on a square grid; dice decide",
+    env="cardwar.envs.tankattack_v0:raw_env", num_actions="cardwar.envs.tankattack.actions:NUM_ACTIONS",
+    action_to_string="cardwar.envs.tankattack.actions:action_to_string",
+    string_to_action="cardwar.envs.tankattack.actions:string_to_action",
+    rules="cardwar.envs.tankattack.rules:TankAttackRules", narrate="cardwar.envs.tankattack.codec:narrate",
+    before_move="cardwar.envs.tankattack.codec:before_move",
+    render_text="cardwar.envs.tankattack.text:render_state",
+    render_picture="cardwar.envs.tankattack.picture:render_rgb",
+    default_scenario="cambrai", scenario_names="cardwar.envs.tankattack.scenario:available_scenarios",
+    random_scenarios=("random", "random:train", "random:test"),
+    scenario_from_data="cardwar.envs.tankattack.codec:scenario_from_record",
+    scenario_data="cardwar.envs.tankattack.codec:scenario_to_record",
+    seat_field="seat", view_to_dict="cardwar.envs.tankattack.codec:view_to_dict",
+    view_from_dict="cardwar.envs.tankattack.codec:view_from_message",
+    public_setup="cardwar.envs.tankattack.codec:public_setup",
+    encode_observation="cardwar.envs.tankattack.codec:encode_view",
+    resample_hidden="cardwar.envs.tankattack.infostate:resample_hidden",
+    agents={"random": AgentEntry("cardwar.agents:RandomAgent", (), takes_game=True), "rllib": RLLIB_AGENT},
+    extra={"engine_bench_setup": {"scenario": "trench_raid"}}))
+
 # ---------------------------------------------------------------------------- installed plug-ins
 ENTRY_POINT_GROUP = "cardwar.games"
 """A package that ships a game declares ``[project.entry-points."cardwar.games"] mygame = "mypkg.game:GAME"``;

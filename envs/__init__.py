@@ -35,7 +35,8 @@ ACTION_SPACES = ("moves", "steps")
 
 
 def make_raw_env(game: str, scenario: str | None = None, rules: dict | None = None, actions: str = "moves"):
-    """The raw AEC env of ``game`` ("naval", "hexwar" or "skirmish"; ``scenario`` is the hex games').
+    """The raw AEC env of ``game`` (any game of the registry, ``cardwar.games``; ``scenario`` for a game that
+    has scenarios).
 
     ``actions="steps"`` gives naval-v1 (a move made in steps) instead of naval-v0."""
     if actions not in ACTION_SPACES or (actions == "steps" and game != "naval"):
@@ -56,4 +57,6 @@ def make_raw_env(game: str, scenario: str | None = None, rules: dict | None = No
         from cardwar.envs import skirmish_v0
 
         return skirmish_v0.raw_env(scenario=scenario or skirmish_v0.DEFAULT_SCENARIO, rules=rules)
-    raise ValueError(f"unknown game {game!r}; games: naval, hexwar, skirmish")
+    from cardwar import games
+
+    return games.get(game).make_env(scenario, rules)  # any other registered game; UnknownGame names them

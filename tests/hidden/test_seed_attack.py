@@ -2,7 +2,8 @@
 
 The attacker (``seed_attacker.py``, a real engine process) inverts the old seeding
 (``2 * game_seed + 1 + seat``), rebuilds the game and writes down the other seat's hand
-(naval) or the hexes of the enemy's hidden units (hexwar). Scored against the truth, its
+(naval), the hexes of the enemy's hidden units (hexwar) or the dice (tankattack, whose only secret is
+the future dice, RULES.md 18). Scored against the truth, its
 guesses are perfect under ``--reproducible-seeds`` (so the test bites) and no better than
 chance under the dealer's keyed seeds.
 """
@@ -22,15 +23,18 @@ from cardwar.envs import make_raw_env
 from cardwar.cli.match import run_match
 
 ATTACKER = Path(__file__).with_name("seed_attacker.py")
-SEATS = {"naval": ("captain_a", "captain_b"), "hexwar": ("blue", "red")}
+SEATS = {"naval": ("captain_a", "captain_b"), "hexwar": ("blue", "red"), "tankattack": ("defender", "attacker")}
+TANK = ("trench_raid", None)
 HEX = ("random:test", {"hidden_units": True})
 
 
 def truth(game: str, deal_seed: int, me: int) -> list:
     """What the attacker wants to know, read from the real deal."""
-    env = make_raw_env(game, *HEX) if game == "hexwar" else make_raw_env(game)
+    env = make_raw_env(game, *{"hexwar": HEX, "tankattack": TANK}.get(game, (None, None)))
     env.reset(seed=deal_seed)
     s = env.game
+    if game == "tankattack":
+        return [s.pip_roll]  # the first die of the game, rolled before any move
     if game == "naval":
         return sorted(s.hands[1 - me])
     return sorted(s.cell[u] for u in range(len(s.side)) if s.side[u] != me and s.hidden[u])
@@ -45,7 +49,7 @@ def hit_rate(guesses: list[list], truths: list[list]) -> float:
 def attack(tmp_path: Path, game: str, dealer: Dealer, games: int, seed: int) -> tuple[list, list]:
     """Play the attacker (one process, kept from game to game) against random; its guesses and the truths."""
     log = tmp_path / f"attack-{game}-{dealer.secret}.jsonl"
-    scenario, rules = HEX if game == "hexwar" else (None, None)
+    scenario, rules = {"hexwar": HEX, "tankattack": TANK}.get(game, (None, None))
     try:
         res = run_match(game, f"engine:{sys.executable} {ATTACKER} {log}", "random", games, seed=seed,
                         scenario=scenario, rules=rules, progress=False, dealer=dealer)
@@ -62,7 +66,7 @@ def attack(tmp_path: Path, game: str, dealer: Dealer, games: int, seed: int) -> 
     return guesses, truths
 
 
-@pytest.mark.parametrize("game", ["naval", "hexwar"])
+@pytest.mark.parametrize("game", ["naval", "hexwar", "tankattack"])
 def test_the_old_seeds_gave_the_game_away(tmp_path, game):
     guesses, truths = attack(tmp_path, game, Dealer(None), 4, seed=300)
     assert sum(map(len, truths)) > 0 and hit_rate(guesses, truths) == 1.0  # the attack works: the test bites
@@ -87,6 +91,14 @@ def test_a_hex_engine_cannot_find_the_hidden_units_from_its_seed(tmp_path):
     assert n >= 12
     sd = (max(chance, 1 / n) * (1 - chance) / n) ** 0.5
     assert hit_rate(guesses, truths) < chance + 4 * sd + 0.02, (hit_rate(guesses, truths), chance)
+
+
+def test_a_tank_attack_engine_cannot_foresee_the_dice_from_its_seed(tmp_path):
+    guesses, truths = attack(tmp_path, "tankattack", Dealer.fresh(), 40, seed=300)
+    n = len(truths)  # one d6 a game and seat: a blind guess names it one time in six
+    chance = 1 / 6
+    sd = (chance * (1 - chance) / n) ** 0.5
+    assert hit_rate(guesses, truths) < chance + 4 * sd, (hit_rate(guesses, truths), chance)
 
 
 def test_a_cheating_entrant_in_a_real_tournament_learns_nothing(tmp_path):

@@ -150,9 +150,12 @@ def rear_supporter(s: TankState, e: int, enemy: int) -> int:
 def flank_count(s: TankState, x: int, p: int) -> tuple[int, int]:
     """(Outflanked, Overwhelmed) against ``x`` fighting primary ``p`` (12.2): -1 per flank overlapped or
     front-contacted and -1 for a front edge on the rear; -1 per Barrage or Gas aid (at most 2). The Bunker,
-    having no flanks, counts each other enemy touching it as an aid. None if ``p`` is a Barrage or Gas."""
+    having no flanks, counts each other enemy touching it as an aid. None if ``p`` is a Barrage or Gas, or
+    of ``x``'s own side (a Gas fighting its own side, 9.4)."""
     if p != BUNKER_ID and s.etype[p] in (EType.BARRAGE, EType.GAS):
         return 0, 0
+    if x != BUNKER_ID and p != BUNKER_ID and s.side[x] == s.side[p]:
+        return 0, 0  # a Gas fighting its own side (9.4, gas_hits_both): nobody's flanks are the enemy's
     if x == BUNKER_ID:
         others = sum(1 for y in range(len(s.cell)) if s.cell[y] >= 0 and y != p and front_touches_bunker(s, y))
         return 0, min(others, 2)

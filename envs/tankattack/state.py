@@ -26,7 +26,9 @@ Groups (1.7, 8.4) move straight ahead (into a trench, Tanks into wire), turn in 
 or out of it, cross wire, or (dis)mount (8.8) (``groups.py``: stages group_add, group_move); a rally frees
 a group of Suppressed infantry for 1 PIP (16.3).
 
-Not built yet: the options ``going="per_cell"`` and ``gas_hits_both`` (accepted, no effect).
+With the option ``gas_hits_both`` a Gas also fights its own side's element its front touches (9.4).
+
+Not built yet: the option ``going="per_cell"`` (accepted, no effect).
 """
 
 from __future__ import annotations
@@ -312,7 +314,24 @@ class TankState:
                     out.append((a, b))
             if front_touches_bunker(self, a):
                 out.append((a, BUNKER_ID))
+        if self.rules.gas_hits_both:
+            out += self._gas_on_own_side()
         return self._friend_is_primary(out)
+
+    def _gas_on_own_side(self) -> list[tuple[int, int]]:
+        """9.4, option ``gas_hits_both``: a Gas also fights the ground element of its deployer's side (not a
+        Barrage or Gas) that its front edge touches, whatever that element's facing: its own side does not
+        turn to face the cloud (10), is not held by it (8.1) and may still shoot (11.1); it fights in step 5."""
+        out = []
+        for g in range(len(self.cell)):
+            if self.etype[g] is not EType.GAS or self.cell[g] < 0:
+                continue
+            ahead = self.board.step(self.cell[g], self.facing[g])
+            y = self.grid[ahead] if ahead is not None else -1
+            if (y >= 0 and self.side[y] == self.side[g] and not is_aerial(self.etype[y])
+                    and self.etype[y] not in (EType.BARRAGE, EType.GAS)):
+                out.append((min(g, y), max(g, y)))
+        return out
 
     def _friend_is_primary(self, pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """12.1 (L727-731): where a Barrage or Gas and a friend of it both fight one enemy, "the friendly
@@ -327,7 +346,7 @@ class TankState:
         keep = []
         for pr in pairs:
             g = pr[0] if fire(pr[0]) else (pr[1] if fire(pr[1]) else None)
-            if g is not None:
+            if g is not None and self.side[g] != self.side[enemy_of(pr, g)]:  # a Gas on its own side fights alone
                 y = enemy_of(pr, g)
                 if any(q != pr and y in q and not fire(enemy_of(q, y)) for q in pairs):
                     continue
@@ -959,8 +978,9 @@ class TankState:
             self._pursue(p["winner"], p["old"])
 
     def _ground_aided(self, loser: int, winner: int) -> bool:
-        """A ground element of the winner's side, other than the winner, Barrage or Gas, touches the loser."""
-        if winner == BUNKER_ID:
+        """A ground element of the winner's side, other than the winner, Barrage or Gas, touches the loser; never
+        when a Gas beats its own side (9.4, ``gas_hits_both``): the loser's friends are not the Gas's."""
+        if winner == BUNKER_ID or (loser != BUNKER_ID and self.side[loser] == self.side[winner]):
             return False
         side = self.side[winner]
         for e in range(len(self.cell)):

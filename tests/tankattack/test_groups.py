@@ -9,9 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from cardwar.envs.tankattack import (
-    DISMOUNT, END, FACE, GROUP, MOUNT, RALLY, EType, TankState, scenario_from_dict, state_from_json, state_to_json,
+    DEPLOY, DISMOUNT, END, FACE, GROUP, MOUNT, RALLY, EType, TankState, scenario_from_dict, state_from_json, state_to_json,
 )
 from cardwar.envs.tankattack.board import parse_label
+from cardwar.envs.tankattack.fight import LOST
 from cardwar.envs.tankattack.state import Stage
 
 from .conftest import at, position
@@ -207,3 +208,120 @@ def test_random_games_that_prefer_groups_end_with_exact_masks():
             n += 1
             assert n < 20_000
     assert {"ahead", "turn", "trench", "leave"} <= kinds, kinds
+
+
+# ---------------------------------------------------------------- 9.4 option gas_hits_both
+def _gas_at_own_rifles(hits_both: bool, active: int = 1) -> TankState:
+    """The attacker's Gas at D6 facing S, its front on the rear of the attacker's own Rifles at D7 (facing S)."""
+    from cardwar.envs.tankattack import TankAttackRules
+
+    s = position(TRENCH_MAP, defender=["F11 rifles"], attacker=["D7 rifles"], active=active, pips=1,
+                 rules=TankAttackRules(gas_hits_both=hits_both), reserve=([], ["gas"]))
+    gas = next(e for e in range(len(s.cell)) if s.etype[e] is EType.GAS)
+    s._place(gas, L("D6"))
+    s.facing[gas], s.timer[gas] = S, 3
+    s._memo = None
+    return s
+
+
+def test_gas_fights_only_the_deployers_enemies_by_default():
+    """9.4: by default Gas fights "the deployer's enemies that its front edge touches": no combat here."""
+    s = _gas_at_own_rifles(False)
+    s.apply_action(END)
+    assert s.stage is Stage.MOVES and s.active == 0, "the bound ended with no combat"
+
+
+def test_gas_hits_both_fights_its_own_side_and_the_loser_recoils_away():
+    """9.4, ``gas_hits_both``: Gas fights "any ground element its front touches". The Rifles (+3 vs Gas, 3.4)
+    roll 2 and the Gas (+2) rolls 5: 5 against 7, beaten and not doubled (13.2); Rifles in good going recoil
+    (14.1), away from the Gas, to D8. They were not turned to face their own Gas (10)."""
+    from .conftest import fix_dice
+
+    s = _gas_at_own_rifles(True)
+    rifles = at(s, "D7")
+    s.apply_action(END)
+    assert s.stage is Stage.COMBAT_SELECT and s.legal_actions() == [L("D6"), L("D7")]
+    assert_mask_exact(s, s.legal_actions())
+    assert s.facing[rifles] == S
+    fix_dice(s, 2, 5)  # the active player's element rolls first
+    s.apply_action(L("D7"))
+    assert s.cell[rifles] == L("D8") and s.facing[rifles] == S
+
+
+def test_the_enemy_turns_the_wind_on_the_deployer():
+    """9.4: "either player may use 1 PIP to move it in their own bound" and whoever moves it sets its facing:
+    the defender blows the attacker's Gas from D4 to D6, front S onto the attacker's Rifles at D7; with
+    ``gas_hits_both`` they fight in the defender's step 5; without it they do not."""
+    for hits_both in (True, False):
+        s = _gas_at_own_rifles(hits_both, active=0)
+        gas = s.grid[L("D6")]
+        s._place(gas, L("D4"))
+        s._memo = None
+        s.apply_action(L("D4"))
+        assert L("D6") in s.legal_actions() and L("D7") not in s.legal_actions(), "it stops on contact"
+        s.apply_action(L("D6"))
+        s.apply_action(FACE + S)  # its 1 PIP spent, the defender's bound goes on to step 5 by itself
+        if hits_both:
+            assert s.stage is Stage.COMBAT_SELECT and s.legal_actions() == [L("D6"), L("D7")]
+        else:
+            assert s.active == 1
+
+
+def _gas_policy(s: TankState, legal: list[int], rng: np.random.Generator) -> int:
+    """Random, but bring on and move Gas whenever it can, and face a moved Gas onto an element when it can."""
+    gas_cells = [a for a in legal if a < FACE and s.stage is Stage.MOVES and s.etype[s.grid[a]] is EType.GAS]
+    if s.stage is Stage.MOVES and DEPLOY + int(EType.GAS) in legal:
+        return DEPLOY + int(EType.GAS)
+    if gas_cells and rng.random() < 0.7:
+        return int(rng.choice(gas_cells))
+    if s.stage is Stage.MOVE_FACE and s.etype[s.pending["element"]] is EType.GAS:
+        onto = [a for a in legal if (n := s.board.step(s.pending["dest"], a - FACE)) is not None and s.grid[n] >= 0]
+        if onto:
+            return int(rng.choice(onto))
+    return int(rng.choice(legal))
+
+
+def test_games_with_gas_hitting_both_sides_keep_exact_masks():
+    """Random games with ``gas_hits_both`` in which Gas is brought on and blown about whenever it can be: a Gas
+    does fight its own side, and the combat stage's mask stays exact (all 416 actions tried)."""
+    from cardwar.envs.tankattack import TankAttackRules
+
+    from .test_reserves import ALL_RESERVES
+
+    own_side_fights = 0
+    for seed in range(12):
+        s = TankState.new_game(scenario_from_dict(ALL_RESERVES), TankAttackRules(gas_hits_both=True), seed=seed)
+        rng = np.random.default_rng(seed)
+        n = 0
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            if s.stage is Stage.COMBAT_SELECT and s._gas_on_own_side():
+                own_side_fights += 1
+                if own_side_fights <= 6:
+                    assert_mask_exact(s, legal)
+            s.apply_action(_gas_policy(s, legal, rng))
+            _invariants(s)
+            n += 1
+            assert n < 20_000
+    assert own_side_fights > 0
+
+
+def test_gas_against_its_own_rifles_over_36_dice():
+    """9.4 ``gas_hits_both``, counted by hand: Rifles 3 + a against Gas 2 + b. The Rifles lose when b > a + 1
+    (10 pairs), are doubled when 2(3 + a) <= 2 + b, only a = 1, b = 6 (1 pair: destroyed, 14.2) and otherwise
+    recoil to D8 (9 pairs, 14.1); the Gas loses when b <= a (21 pairs): doubled when 2(2 + b) <= 3 + a, that is
+    b = 1, a >= 3 or b = 2, a >= 5 (6 pairs: Lost, 14.2), otherwise no effect (15 pairs, 14.1)."""
+    from .conftest import dice_pairs, fix_dice
+
+    moved = lost = gas_lost = 0
+    for a, b in dice_pairs():
+        s = _gas_at_own_rifles(True)
+        rifles, gas = at(s, "D7"), at(s, "D6")
+        s.apply_action(END)
+        fix_dice(s, a, b)
+        s.apply_action(L("D7"))
+        moved += s.cell[rifles] == L("D8")
+        lost += s.cell[rifles] < 0
+        gas_lost += s.cell[gas] == LOST
+        assert s.cell[gas] in (L("D6"), LOST)
+    assert (moved, lost, gas_lost) == (9, 1, 6)

@@ -343,10 +343,13 @@ class TankState:
         def enemy_of(pr: tuple[int, int], e: int) -> int:
             return pr[1] if pr[0] == e else pr[0]
 
+        def side_of(e: int) -> int:
+            return DEFENDER if e == BUNKER_ID else self.side[e]  # the Bunker is the defender's (16.4)
+
         keep = []
         for pr in pairs:
             g = pr[0] if fire(pr[0]) else (pr[1] if fire(pr[1]) else None)
-            if g is not None and self.side[g] != self.side[enemy_of(pr, g)]:  # a Gas on its own side fights alone
+            if g is not None and self.side[g] != side_of(enemy_of(pr, g)):  # a Gas on its own side fights alone
                 y = enemy_of(pr, g)
                 if any(q != pr and y in q and not fire(enemy_of(q, y)) for q in pairs):
                     continue

@@ -30,10 +30,12 @@ COMMON_VIEWERS: dict[str, Any] = {"spectator": None, "omniscient": "omniscient",
 
 def _narrated_game(env: Any, players: dict[str, Any], board: Callable[[Any], str], narrate_fn: Callable,
                    new_turn: Callable[[Any], bool], screen: Screen, quiet: bool, to_str: Callable[[int], str],
-                   moves: list[Move], move_line: Callable | None = None) -> str | None:
+                   moves: list[Move], move_line: Callable | None = None,
+                   snapshot: Callable[[Any], Any] | None = None) -> str | None:
     """Drive ``env`` with ``players``, appending each move to ``moves``; print ``board(state)`` when
-    ``new_turn(state)`` says so and the public narration of every move. Returns the seat of a
-    person who quit, or None when the game ended."""
+    ``new_turn(state)`` says so and the public narration of every move (``narrate_fn`` reads ``before`` as the
+    game's ``snapshot`` hook takes it, default a clone). Returns the seat of a person who quit, or None when
+    the game ended."""
     for agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
@@ -46,13 +48,14 @@ def _narrated_game(env: Any, players: dict[str, Any], board: Callable[[Any], str
         except QuitGame as stop:
             screen.out(f"Game abandoned: {stop}")
             return agent
-        before = env.game.clone()
+        before = env.game.clone() if move_line is not None or snapshot is None else None
+        snap = snapshot(env.game) if snapshot is not None else before
         env.step(action)
         moves.append(Move(agent, to_str(action)))
         if not quiet:
             if move_line is not None:
                 screen.out(move_line(len(moves), before, action))
-            for line in narrate_fn(before, action, env.game):
+            for line in narrate_fn(snap, action, env.game):
                 screen.out("       " + line)
     return None
 
@@ -123,7 +126,7 @@ def _run(env: Any, game: str, specs: tuple[str, str], seed: int, players: dict, 
                           quit_by=quit_by)
     try:
         quit_by = _narrated_game(env, players, board, narrate_fn, new_turn, screen, quiet, g.to_string, moves,
-                                 move_line)
+                                 move_line, g.snapshot)
     except KeyboardInterrupt:
         if save:
             record().save(save)

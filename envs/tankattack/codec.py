@@ -6,7 +6,7 @@ less the dice, and the public set-up of ``new_game`` is the scenario itself: the
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -15,18 +15,28 @@ from cardwar.envs.tankattack.scenario import Scenario, scenario_from_dict
 from cardwar.envs.tankattack.view import TankView
 
 
-def before_move(state: Any) -> tuple[list[str], int]:
-    """What :func:`narrate` needs of the state before a move: the bound's event list (the object itself: the
-    engine appends to it until the next bound starts a new list) and its length."""
-    return state.events, len(state.events)
+class BeforeMove(NamedTuple):
+    """What the notation hooks read of the position before a move (the registry's ``before_move``)."""
+
+    current_player: int | None
+    events: list[str]
+    """The bound's event list, the object itself: the engine appends to it until the next bound starts a
+    new list, so the events of a bound that the move closed are still read from it."""
+    count: int
 
 
-def narrate(before: tuple[list[str], int], action: int, after: Any) -> list[str]:
+def before_move(state: Any) -> BeforeMove:
+    return BeforeMove(state.current_player, state.events, len(state.events))
+
+
+def narrate(before: Any, action: int, after: Any) -> list[str]:
     """The public log lines of one move: the events it caused, in order (RULES.md 6's sequence), those of
-    a bound it closed included."""
-    events, n = before
-    lines = list(events[n:])
-    if after.events is not events:
+    a bound it closed included. ``before`` is a :class:`BeforeMove` (or a whole state, whose own events
+    list then stands for the bound's: the closing events of a bound are not in it)."""
+    if not isinstance(before, BeforeMove):  # a whole state: its events list is a copy
+        return list(after.events[len(before.events):] if after.bound == before.bound else after.events)
+    lines = list(before.events[before.count:])
+    if after.events is not before.events:
         lines += after.events
     return lines
 

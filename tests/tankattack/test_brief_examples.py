@@ -273,3 +273,146 @@ def test_the_sturmtruppe_assault_costs_one_more_pip_and_is_offered_only_into_con
         c.apply_action(L(dest))
         c.apply_action(c.legal_actions()[0])
         assert c.pips == 6 - cost and c.cell[st] == L(dest)
+
+
+# ---------------------------------------------------------------- 7. masks against brute force
+from .test_reserves import DEEP_WOOD, TRENCH_MAP, WOOD_MAP, cells_of, far, orth  # noqa: E402
+
+
+def test_a_barrage_goes_on_the_enemy_half_clear_of_enemies_or_touching_a_fixed_position_mask_exact():
+    """Brief 7.7, 9.1: an empty cell of the enemy's half at a gap of 200p or more from every enemy, or in
+    contact with an enemy in a trench, the Bunker or wire; every one of the 416 actions tried on a clone."""
+    s = position(TRENCH_MAP, defender=["C9 rifles", "F11 mg"], attacker=["B2 rifles"], active=1, pips=6,
+                 reserve=([], ["barrage"]))
+    s.apply_action(DEPLOY + int(EType.BARRAGE))
+    assert s.stage is Stage.ENTER_CELL
+    enemies = [s.cell[e] for e in range(len(s.cell)) if s.side[e] == 0 and s.cell[e] >= 0]
+    fixed = {L("C9"), s.board.bunker} | cells_of(TRENCH_MAP, "w")
+    want = {c for c in s.board.map_cells() if s.grid[c] < 0 and c != s.board.bunker
+            and (set(orth(c)) & fixed or (c // 16 >= 6 and all(far(c, y) for y in enemies)))}
+    legal = s.legal_actions()
+    assert set(legal) == want
+    assert_mask_exact(s, legal)
+    s.apply_action(L("C10"))
+    assert_mask_exact(s, s.legal_actions())
+    assert s.legal_actions() == [FACE + N]
+
+
+def test_fighters_go_on_their_own_baseline_at_a_gap_of_200p_from_enemies_mask_exact():
+    """Brief 7.7, 9.5: "anywhere in contact with the player's own baseline at a min of 200p distance from an
+    enemy element": the attacker's row 1, empty, gap >= 200p (the General holds H1)."""
+    s = position(OPEN, defender=["D3 rifles"], active=1, pips=6, reserve=([], ["fighter"]))
+    s.apply_action(DEPLOY + int(EType.FIGHTER))
+    want = [c for c in range(8) if s.grid[c] < 0 and far(c, L("D3"))]
+    assert want == [L("A1"), L("G1")]
+    assert s.legal_actions() == want
+    assert_mask_exact(s, want)
+
+
+def test_snipers_go_in_bad_going_only_mask_exact():
+    """Brief 7.7, 9.6: "only in Bad Going": every empty wood or crater cell, nothing else."""
+    s = position(WOOD_MAP, defender=["B11 rifles"], attacker=["B3 rifles"], active=0, pips=1,
+                 reserve=(["sniper"], []))
+    s.apply_action(DEPLOY + int(EType.SNIPER))
+    want = sorted(c for c in cells_of(WOOD_MAP, "Wx") if s.grid[c] < 0)
+    assert L("B3") not in want and s.legal_actions() == want
+    assert_mask_exact(s, want)
+
+
+def test_an_element_in_an_enemy_zoc_moves_only_straight_forward_into_contact_or_straight_back_mask_exact():
+    """Brief 7.7, 8.5: Rifles two cells in front of an enemy: forward into front contact, facing it, or back
+    along the line they came (300p: three cells); no turning in place, nothing sideways."""
+    s = position(OPEN, defender=["D8 rifles"], attacker=["D6 rifles"], active=1)
+    s.apply_action(L("D6"))
+    legal = s.legal_actions()
+    assert set(legal) == {L("D7"), L("D5"), L("D4"), L("D3")}
+    assert_mask_exact(s, legal)
+    s.apply_action(L("D7"))
+    assert s.legal_actions() == [FACE + S]
+    assert_mask_exact(s, s.legal_actions())
+
+
+def test_a_trench_move_covers_two_cells_along_it_or_one_step_out_mask_exact():
+    """Brief 7.7, 16.1: an occupant moves along its trench up to two sections (cells), or steps out front or
+    back with its rear to the trench, or turns in place."""
+    s = position(TRENCH, defender=["D8 rifles"], active=0)
+    s.apply_action(L("D8"))
+    legal = s.legal_actions()
+    along = {L("B8"), L("C8"), L("E8"), L("F8")}
+    assert along <= set(legal) and not {L("A8"), L("G8"), L("H8")} & set(legal), "two cells, no further"
+    assert set(legal) - along - {L("D7"), L("D9")} <= {L("D8")} | set(range(FACE, FACE + 4))
+    assert_mask_exact(s, legal)
+
+
+# ---------------------------------------------------------------- 8. wire
+def test_sturmtruppe_cut_the_wire_they_reach_at_the_end_of_that_bound_and_walk_through_next_bound():
+    """Brief 7.8, 16.2 (reading of L121-123): stopped facing the wire, the cell is still wired for the rest of
+    the bound and destroyed at its end; next bound the Sturmtruppe move through the gap as open ground,
+    while the wire beside it stands."""
+    rows = list(OPEN)
+    rows[5] = "wwwwwwww"
+    s = position(rows, defender=["G12 rifles"], attacker=["B4 sturmtruppe"], active=1, turn_limit=5)
+    st = at(s, "B4")
+    move(s, "B4", "B5", S)
+    assert L("B6") in s.wire
+    s.apply_action(END) if s.stage is Stage.MOVES else None
+    assert L("B6") not in s.wire and L("A6") in s.wire and L("C6") in s.wire
+    while s.active != 1:
+        s.apply_action(END)
+    opts = move_options(s, st)
+    assert opts[L("B7")].kind == "move" and L("B8") in opts, "through the gap at the Sturmtruppe's 300p"
+
+
+def test_a_barrage_destroys_wire_on_8_against_7():
+    """Brief 7.8 / RULES.md 21 ex. 6: dice 2 and 4, Barrage 6 + 2 = 8 against the wire's 3 + 4 = 7."""
+    from .test_reserves import wire_fight
+
+    s = wire_fight(2, 4, balloon=False)
+    assert L("C7") not in s.wire
+
+
+# ---------------------------------------------------------------- 9. gas
+def test_gas_blocks_sight_for_shooting_and_for_command():
+    """Brief 7.9, 9.4 "It blocks lines of sight (1.6) and command sight (7.1)": an MG cannot see Rifles
+    behind the cloud, and Rifles 700p from their General behind it pay the +1."""
+    for gas, sees_it, cost in ((False, True, 1), (True, False, 2)):
+        s = position(OPEN, defender=["D8 rifles"], attacker=["A1 general", "D4 mg", "A9 rifles"], active=1,
+                     reserve=([], ["gas"]))
+        if gas:
+            put(s, one_of(s, EType.GAS, 1), "D6", E)
+        assert s.legal_target(at(s, "D4"), at(s, "D8")) is sees_it
+        s2 = position(OPEN, attacker=["A1 general", "A9 rifles"], active=1, reserve=([], ["gas"]))
+        if gas:
+            put(s2, one_of(s2, EType.GAS, 1), "A5", E)
+        assert base_cost(s2, at(s2, "A9")) == cost
+
+
+def test_trench_rifles_fight_gas_at_3_less_1_against_2_over_36_dice():
+    """Brief 7.9 / RULES.md 21 ex. 9: Gas +2 against Rifles +3 - 1 (Gas on a trench, 13.1): difference 0.
+    By hand: each side higher 15/36 (section 21's table), doubled (2 (2 + d) <= 2 + d') 4/36 of them,
+    equal 6/36. The Rifles beaten recoil 11/36 (back or sideways, 16.1: a choice), doubled destroyed 4/36;
+    the Gas beaten is unharmed 11/36, doubled dispersed (destroyed, 14.2) 4/36."""
+    s = position(TRENCH, defender=["D8 rifles", "G8 rifles"], attacker=["G7 rifles S"], active=1, pips=1,
+                 reserve=([], ["gas"]))  # the second fight keeps the bound (and its log) open after the first
+    s.apply_action(DEPLOY + int(EType.GAS))
+    s.apply_action(L("D7"))
+    fix_dice(s, 3)  # the duration die
+    s.apply_action(FACE + S)
+    if s.stage is Stage.MOVES:
+        s.apply_action(END)
+    assert s.stage is Stage.COMBAT_SELECT
+    r, g = at(s, "D8"), at(s, "D7")
+
+    def judge(c):
+        if c.cell[r] == LOST:
+            return "rifles destroyed"
+        if c.stage is Stage.RECOIL_CHOICE:
+            assert c.pending["element"] == r and len(c.pending["dirs"]) == 3
+            return "rifles recoil"
+        if c.cell[g] == LOST:
+            return "gas dispersed"
+        return "gas unharmed" if "Gas: beaten" in c.events[-1] else "equal"
+
+    got = fractions(tally(s, ["D7"], judge))
+    assert got == {"rifles recoil": Fraction(11, 36), "rifles destroyed": Fraction(4, 36), "equal": Fraction(6, 36),
+                   "gas unharmed": Fraction(11, 36), "gas dispersed": Fraction(4, 36)}

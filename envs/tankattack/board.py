@@ -159,12 +159,32 @@ class Board:
     def __post_init__(self) -> None:
         if not (1 <= self.width <= STRIDE and 1 <= self.height <= MAX_ROWS):
             raise ValueError(f"a map is at most {STRIDE} x {MAX_ROWS}, not {self.width} x {self.height}")
+        # Static tables, built once a board (speed: the move search and contact tests read them per step).
+        w, h = self.width, self.height
+        steps, near8 = [], []
+        for cell in range(NUM_CELLS):
+            c, r = cell % STRIDE, cell // STRIDE
+            steps.append(tuple(cell_at(c + dc, r + dr) if 0 <= c + dc < w and 0 <= r + dr < h else None
+                               for dc, dr in DIRS))
+            near8.append(tuple((cell_at(c + dc, r + dr), 150 if dc and dr else 100,
+                                cell_at(c + dc, r) if dc and dr else -1, cell_at(c, r + dr) if dc and dr else -1)
+                               for dc in (-1, 0, 1) for dr in (-1, 0, 1)
+                               if (dc or dr) and 0 <= c + dc < w and 0 <= r + dr < h))
+        # steps[cell][facing]: the orthogonal neighbour (None off the map), :meth:`step` as a table.
+        object.__setattr__(self, "steps", tuple(steps))
+        # near8[cell]: its 8 neighbours on the map as (cell, paces, corner cell 1, corner cell 2); the corner
+        # cells (a diagonal step may not cut a corner, 8.2) are -1 for an orthogonal step.
+        object.__setattr__(self, "near8", tuple(near8))
+        # going[cell]: the going of its ground (:func:`going_of`).
+        object.__setattr__(self, "going", tuple(going_of(g) for g in self.ground))
 
     def on_map(self, cell: int) -> bool:
         return 0 <= cell < NUM_CELLS and cell % STRIDE < self.width and cell // STRIDE < self.height
 
     def step(self, cell: int, facing: int) -> int | None:
         """The orthogonal neighbour in ``facing``, or ``None`` off the map."""
+        if 0 <= cell < NUM_CELLS:
+            return self.steps[cell][facing]
         c, r = col_row(cell)
         dc, dr = DIRS[facing]
         c, r = c + dc, r + dr

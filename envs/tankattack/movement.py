@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import heapq
+import math
 from typing import TYPE_CHECKING, NamedTuple
 
 from cardwar.envs.tankattack.board import DIRS, STRIDE, Ground, cell_at, col_row, direction, going_of
@@ -15,7 +16,7 @@ from cardwar.envs.tankattack.contact import (
     BUNKER_ID, adjacent4, command_distance_penalty, front_touches, in_front_contact, same_trench, zoc_map,
 )
 from cardwar.envs.tankattack.elements import (
-    IMMOBILE, NO_TRENCH, RIFLE_LIKE, Cls, EType, Going, allowance, cls_of, is_aerial,
+    IMMOBILE, NO_TRENCH, RIFLE_LIKE, STATS, Cls, EType, Going, allowance, cls_of, is_aerial,
 )
 
 SUPPRESSED_STAY = frozenset({EType.RIFLES, EType.DISMOUNTED_CAVALRY, EType.STURMTRUPPE})
@@ -92,28 +93,34 @@ def enemy_wire(s: TankState, cell: int, side: int) -> bool:
     return owner is not None and owner != side
 
 
+IGNORES_TERRAIN = frozenset(t for t in EType if is_aerial(t)) | {EType.BARRAGE, EType.GAS, EType.MINEFIELD}
+"""Aerials, Barrage, Gas and Minefields: every cell is good going to them (8.2)."""
+AERIAL = frozenset(t for t in EType if is_aerial(t))
+
+
 def cell_going(s: TankState, e: int, cell: int) -> Going | None:
     """The going of ``cell`` for element ``e`` (2.1, 8.2): Aerials, Barrage, Gas and Minefields ignore
     terrain; a Tank crosses wire and trenches at its bad-going rate (16.1-16.2)."""
     t = s.etype[e]
-    if is_aerial(t) or t in (EType.BARRAGE, EType.GAS, EType.MINEFIELD):
+    if t in IGNORES_TERRAIN:
         return Going.GOOD
-    g = going_of(s.board.ground[cell])
+    g = s.board.going[cell]
     if g is None:
         return None
-    if t is EType.TANK and (cell in s.board.trench or enemy_wire(s, cell, s.side[e])) and g < Going.BAD:
+    if t is EType.TANK and g < Going.BAD and (cell in s.board.trench or enemy_wire(s, cell, s.side[e])):
         return Going.BAD
     return g
 
 
 def can_stand(s: TankState, e: int, cell: int) -> bool:
     """Terrain ``e`` may enter at all (not the Bunker, lakes, "--" going, trenches for horses and wheels)."""
-    if cell == s.board.bunker and not is_aerial(s.etype[e]):
+    t = s.etype[e]
+    if cell == s.board.bunker and t not in AERIAL:
         return False
     g = cell_going(s, e, cell)
     if g is None or allowance(move_type(s, e), g) is None:
         return False
-    if s.etype[e] in NO_TRENCH and cell in s.board.trench:
+    if t in NO_TRENCH and cell in s.board.trench:
         return False
     return True
 
@@ -183,8 +190,32 @@ def movable(s: TankState, e: int) -> bool:
     return True
 
 
-def move_options(s: TankState, e: int) -> dict[int, MoveOption]:
-    """Every destination of a single-element tactical move of ``e`` (8.3-8.9, 16.1-16.2)."""
+def _ignores_zoc(t: EType) -> bool:
+    """Aerials, Sturmtruppe, Barrage and Gas move regardless of enemy ZOCs (8.5)."""
+    return t in AERIAL or t in (EType.STURMTRUPPE, EType.BARRAGE, EType.GAS)
+
+
+def may_turn_in_place(s: TankState, e: int, zoc: dict[int, list[int]] | None = None) -> bool | None:
+    """Whether ``move_options(s, e)`` has a move, when that is cheap to tell: ``False`` if ``e`` may not move,
+    ``True`` if it may turn in place (8.1, 8.3); ``None`` when only the full search can tell (in an enemy ZOC,
+    a bound Lurker, 9.6-9.7, or no turn allowed).
+    ``zoc``: ``zoc_map(s, s.side[e])`` if the caller has it."""
+    if not movable(s, e):
+        return False
+    t = s.etype[e]
+    if t in (EType.SNIPER, EType.MINEFIELD) and s.home[e] >= 0:
+        return None
+    start = s.cell[e]
+    if not (t is not EType.TANK and t not in AERIAL and start in s.board.trench) and not _ignores_zoc(t):
+        if start in (zoc_map(s, s.side[e]) if zoc is None else zoc):
+            return None
+    f = s.facing[e]
+    return True if any(g != f for g in legal_facings(s, e, start, start)) else None
+
+
+def move_options(s: TankState, e: int, zoc: dict[int, list[int]] | None = None) -> dict[int, MoveOption]:
+    """Every destination of a single-element tactical move of ``e`` (8.3-8.9, 16.1-16.2); ``zoc``:
+    ``zoc_map(s, s.side[e])`` if the caller has it."""
     if not movable(s, e):
         return {}
     start = s.cell[e]
@@ -195,7 +226,7 @@ def move_options(s: TankState, e: int) -> dict[int, MoveOption]:
     if occupant:
         _trench_moves(s, e, out)
     else:
-        zoc = {} if (is_aerial(t) or t in (EType.STURMTRUPPE, EType.BARRAGE, EType.GAS)) else zoc_map(s, s.side[e])
+        zoc = {} if _ignores_zoc(t) else (zoc_map(s, s.side[e]) if zoc is None else zoc)
         in_zoc = start in zoc
         if enemy_wire(s, start, s.side[e]) and t not in (EType.TANK, EType.BARRAGE, EType.GAS, EType.MINEFIELD) \
                 and not is_aerial(t):
@@ -225,82 +256,113 @@ def _add(out: dict[int, MoveOption], dest: int, opt: MoveOption) -> None:
         out[dest] = old._replace(facings=tuple(sorted(set(old.facings) | set(opt.facings))))
 
 
-def _reach(s: TankState, e: int, zoc: dict[int, list[int]], extra: int) -> dict[int, int]:
+def _reach(s: TankState, e: int, zoc: dict[int, list[int]], extra: int) -> set[int]:
     """Cells reachable (ending there) with the allowance + ``extra`` paces, by the worst going of the path
-    (8.2): one search per going class; diagonal steps cost 150p and may not cut a corner the mover could not
-    enter; occupied cells are passed only as 8.9 allows; a non-start trench cell stops the move (16.1);
-    enemy wire stops all but Tanks (16.2); a ZOC cell is a stop, or a step straight on into contact (8.5)."""
+    (8.2; or each step by its own cell's going, option ``going="per_cell"``): diagonal steps cost 150p and may
+    not cut a corner the mover could not enter; occupied cells are passed only as 8.9 allows; a non-start
+    trench cell stops the move (16.1); enemy wire stops all but Tanks (16.2); a ZOC cell is a stop, or a step
+    straight on into contact (8.5).
+
+    "Worst going": one search per going class g over the cells of going <= g with g's allowance, the start's
+    going at most g; a class is skipped when a worse class has at least its allowance (its cells are a
+    superset, its limit no smaller: it reaches every cell the skipped one does)."""
     t = s.etype[e]
     start = s.cell[e]
-    side = s.side[e]
-    board = s.board
-    best: dict[int, int] = {}
     start_going = cell_going(s, e, start)
+    if start_going is None:
+        return set()
+    side = s.side[e]
+    board, grid, wire = s.board, s.grid, s.wire
+    trench, bunker, near8 = board.trench, board.bunker, board.near8
+    mt = move_type(s, e)
     tank = t is EType.TANK
-    air = is_aerial(t)
+    air = t in AERIAL
     gas = t is EType.GAS
-    for g in Going:
-        a = allowance(move_type(s, e), g)
-        if a is None or start_going is None or start_going > g:
-            continue
-        limit = a + extra
+    stops = not tank and not air
+    no_trench = t in NO_TRENCH
+    terrain_free = t in IGNORES_TERRAIN
+    move = STATS[mt].move
+    code: dict[int, int] = {}
 
-        def enterable(c: int) -> bool:
-            if not can_stand(s, e, c):
-                return False
-            cg = cell_going(s, e, c)
-            if cg is None or cg > g:
-                return False
-            if not air and not tank and enemy_wire(s, c, side):
-                return False
-            return True
+    def code_of(c: int) -> int:
+        """The going ``e`` enters ``c`` at, if it may enter and pass it (8.2, 8.9, 16.1-16.2); else 9."""
+        if c == bunker and not air:
+            out = 9
+        else:
+            if terrain_free:
+                g = Going.GOOD
+            else:
+                g = board.going[c]
+                if g is not None and tank and g < Going.BAD and (c in trench or
+                                                                 (c in wire and wire[c] != side)):
+                    g = Going.BAD
+            if g is None or move[g] is None or (no_trench and c in trench):
+                out = 9
+            elif stops and c in wire and wire[c] != side:
+                out = 9
+            else:
+                y = grid[c]
+                out = int(g) if (y < 0 or y == e or may_pass(s, e, y)) else 9
+        code[c] = out
+        return out
 
-        def passable(c: int) -> bool:
-            y = s.grid[c]
-            return y < 0 or y == e or may_pass(s, e, y)
-
+    def search(g: int, limit: int, per_cell: tuple[int, ...] | None = None) -> None:
+        """Dijkstra over the cells ``e`` enters at going <= ``g``, up to ``limit`` (paces, or per-cell units)."""
         dist = {start: 0}
         heap = [(0, start)]
+        pop, push = heapq.heappop, heapq.heappush
         while heap:
-            d, c = heapq.heappop(heap)
-            if d > dist.get(c, 1 << 30):
+            d, c = pop(heap)
+            if d > dist[c]:
                 continue
             if c != start:
-                if s.grid[c] < 0 and c != board.bunker and (c not in best or best[c] > d):
-                    best[c] = d
-                if not tank and not air and c in board.trench:
+                if grid[c] < 0 and c != bunker:
+                    reached.add(c)
+                if stops and c in trench:
                     continue  # entering a trench ends the move (16.1)
-                if tank and (c in board.trench or c in s.wire):
+                if tank and (c in trench or c in wire):
                     continue  # the one 100p step of a Tank into a trench or wire
-                if gas and any(0 <= s.grid[n] != e for n in _orth(board, c)):
+                if gas and any(0 <= grid[n] != e for n in board.steps[c] if n is not None):
                     continue  # 9.4: Gas "will stop when it contacts another troop element"
-            cz = zoc.get(c) if c != start else None
-            cc, cr = c % STRIDE, c // STRIDE
-            for dc in (-1, 0, 1):
-                for dr in (-1, 0, 1):
-                    if not dc and not dr:
+                cz = zoc.get(c)
+            else:
+                cz = None
+            for n, step, c1, c2 in near8[c]:
+                k = code[n] if n in code else code_of(n)
+                if k > g:
+                    continue
+                nd = d + (step if per_cell is None else per_cell[2 * k + (step > 100)])
+                if nd > limit or nd >= dist.get(n, 1 << 30):
+                    continue
+                if c1 >= 0:
+                    if (code[c1] if c1 in code else code_of(c1)) > g or (code[c2] if c2 in code else code_of(c2)) > g:
                         continue
-                    nc, nr = cc + dc, cr + dr
-                    if not (0 <= nc < board.width and 0 <= nr < board.height):
+                if cz is not None:
+                    # in an enemy ZOC: only straight on into front contact with the enemy casting it
+                    if not all(_straight_to_contact(s, y, c, n) for y in cz):
                         continue
-                    n = nr * STRIDE + nc
-                    step = 150 if dc and dr else 100
-                    nd = d + step
-                    if nd > limit or nd >= dist.get(n, 1 << 30):
-                        continue
-                    if not enterable(n) or not passable(n):
-                        continue
-                    if dc and dr:
-                        c1, c2 = cr * STRIDE + nc, nr * STRIDE + cc
-                        if not (enterable(c1) and passable(c1) and enterable(c2) and passable(c2)):
-                            continue
-                    if cz is not None:
-                        # in an enemy ZOC: only straight on into front contact with the enemy casting it
-                        if not all(_straight_to_contact(s, y, c, n) for y in cz):
-                            continue
-                    dist[n] = nd
-                    heapq.heappush(heap, (nd, n))
-    return best
+                dist[n] = nd
+                push(heap, (nd, n))
+
+    reached: set[int] = set()
+    if move is None:
+        return reached
+    if s.rules.going == "per_cell":
+        good = move[Going.GOOD]
+        if good is None:
+            return reached
+        # Each step costs paces x good / rate(going entered) good-going paces; in units of good / k (k: the
+        # rates' least common multiple) a step costs paces x k / rate(going), an exact integer.
+        k = math.lcm(*(a for a in move if a))
+        w = tuple(0 if move[gg] is None else paces * k // move[gg] for gg in Going for paces in (100, 150))
+        search(int(Going.RIVER), (good + extra) * k // good, w)
+        return reached
+    classes = [(int(g), move[g] + extra) for g in Going if move[g] is not None and start_going <= g]
+    for g, limit in classes:
+        if any(g2 > g and l2 >= limit for g2, l2 in classes):
+            continue
+        search(g, limit)
+    return reached
 
 
 def _orth(board, c: int) -> list[int]:
@@ -345,6 +407,9 @@ def _zoc_start_moves(s: TankState, e: int, zoc: dict[int, list[int]], out: dict[
     not at all; in two ZOCs both must allow the move (8.5)."""
     start = s.cell[e]
     allowed: set[int] | None = None
+    move = STATS[move_type(s, e)].move
+    per_cell = s.rules.going == "per_cell" and move[Going.GOOD] is not None
+    k = math.lcm(*(a for a in move if a)) if per_cell else 0
     for y in zoc[start]:
         fy = s.facing[y]
         cells: set[int] = set()
@@ -353,16 +418,19 @@ def _zoc_start_moves(s: TankState, e: int, zoc: dict[int, list[int]], out: dict[
                 and can_stand(s, e, contact):
             cells.add(contact)
         # straight back: away from y's front, along y's facing
-        a = allowance(move_type(s, e), Going.GOOD) or 0
         c, d, worst = start, 0, cell_going(s, e, start) or Going.GOOD
         while True:
             n = s.board.step(c, fy)
             if n is None or not can_stand(s, e, n) or enemy_wire(s, n, s.side[e]):
                 break
             g = cell_going(s, e, n)
-            worst = max(worst, g)
-            lim = allowance(move_type(s, e), worst)
-            d += 100
+            if per_cell:  # each step at its own cell's rate, in units of good / k (see _reach)
+                d += 100 * k // move[g]
+                lim = k
+            else:
+                worst = max(worst, g)
+                lim = allowance(move_type(s, e), worst)
+                d += 100
             if lim is None or d > lim:
                 break
             if s.grid[n] >= 0:

@@ -17,8 +17,9 @@ import numpy as np
 from cardwar.envs.doc_pages import fill, markdown_table
 from cardwar.envs.tankattack.board import MAX_ROWS, NUM_CELLS, STRIDE, Board, Ground, label, parse_map
 from cardwar.envs.tankattack.elements import RESERVE_ONLY, STATS, EType
-from cardwar.envs.tankattack.state import Stage
-from cardwar.envs.tankattack.view import TankView
+from cardwar.envs.tankattack.fight import LOST
+from cardwar.envs.tankattack.state import RESERVE, Stage
+from cardwar.envs.tankattack.view import PublicState, TankView
 
 FACINGS = ("n", "e", "s", "w")
 FLAGS = ("moved", "shot", "targeted", "fought", "suppressed", "wire_contact", "observed", "initiated")
@@ -102,6 +103,8 @@ def encode_observation(v: TankView, seat: int | None = None) -> np.ndarray:
     """The (24, 16, planes) float32 observation of ``seat`` (default ``v.seat``; a spectator's, ``None``,
     is the defender's) from its view alone."""
     me = (v.seat if seat is None else seat) or 0
+    if v.public is not None:
+        return _encode_public(v.public, me)
     d = v.data
     board, static = _static(tuple(d["scenario"]["map"]))
     obs = static.copy()
@@ -184,6 +187,108 @@ def encode_observation(v: TankView, seat: int | None = None) -> np.ndarray:
     return obs.reshape(OBS_SHAPE)
 
 
+def _encode_public(ps: PublicState, me: int) -> np.ndarray:
+    """:func:`encode_observation` read straight from the view's copy of the state rather than its JSON-ready
+    ``data`` (speed); the same planes, value for value (tests/tankattack/test_env.py compares the two)."""
+    board, static = _static(ps.scenario.map_rows)
+    obs = static.copy()
+    etype, side, cell, facing, general, timer, home = ps.etype, ps.side, ps.cell, ps.facing, ps.general, ps.timer, \
+        ps.home
+    flags = (ps.moved, ps.shot, ps.targeted, ps.fought, ps.suppressed, ps.wire_contact, ps.observed, ps.initiated)
+    side_ap = [0, 0]
+    lost_ap = [0, 0]
+    reserve = [[0] * len(RESERVE_TYPES), [0] * len(RESERVE_TYPES)]
+    for e in range(len(cell)):
+        t = etype[e]
+        sd = side[e]
+        ap = _AP[t]
+        side_ap[sd] += ap
+        c = cell[e]
+        if c < 0:
+            if c == LOST:
+                lost_ap[sd] += ap
+            elif c == RESERVE:
+                k = _RESERVE_INDEX.get(t)
+                if k is not None:
+                    reserve[sd][k] += 1
+            continue
+        mine = sd == me
+        row = obs[c]
+        row[(_OWN if mine else _ENEMY) + t] = 1.0
+        row[(_OWN_FACE if mine else _ENEMY_FACE) + facing[e]] = 1.0
+        if general[e]:
+            row[_OWN_GEN if mine else _ENEMY_GEN] = 1.0
+        if timer[e] and t is EType.GAS:  # a remounted Cavalry's timer (8.8) is not shown here
+            row[_OWN_TIMER if mine else _ENEMY_TIMER] = min(timer[e] / MAX_TIMER, 1.0)
+        if home[e] >= 0:
+            obs[home[e], _OWN_HOME if mine else _ENEMY_HOME] = 1.0
+        base = _OWN_FLAG if mine else _ENEMY_FLAG
+        for k, f in enumerate(flags):
+            if f[e]:
+                row[base + k] = 1.0
+    for c, owner in ps.wire.items():
+        obs[c, _WIRE_OWN if owner == me else _WIRE_ENEMY] = 1.0
+    if ps.bunker_alive and board.bunker is not None:
+        obs[board.bunker, _BUNKER] = 1.0
+    p = ps.pending
+
+    def mark(plane: int, e: int) -> None:
+        if e == -1:  # the Bunker (BUNKER_ID) in combat
+            if board.bunker is not None:
+                obs[board.bunker, plane] = 1.0
+        elif cell[e] >= 0:
+            obs[cell[e], plane] = 1.0
+
+    if "element" in p:
+        mark(_PENDING_ELEMENT, p["element"])
+    if "dest" in p:
+        obs[p["dest"], _PENDING_DEST] = 1.0
+    if "shooter" in p:
+        mark(_PENDING_SHOOTER, p["shooter"])
+    if "target" in p:
+        mark(_PENDING_TARGET, p["target"])
+    for a in p.get("aids", ()):
+        mark(_PENDING_AID, a)
+    if "x" in p:
+        mark(_PENDING_COMBAT, p["x"])
+    for pair in ps.pairs:
+        for e in pair:
+            mark(_COMBAT_PAIR, e)
+    st = ps.stage
+    consts = {_STAGE + _STAGE_INDEX[st]: 1.0,
+              _PIPS_LEFT: min(ps.pips, 6) / 6.0, _PIPS_ROLLED: min(ps.pip_roll, 6) / 6.0,
+              _BOUND_FRACTION: min(ps.bound / max(2 * ps.scenario.turn_limit, 1), 1.0),
+              _I_AM_DEFENDER: float(me == 0), _I_AM_ACTIVE: float(ps.active == me),
+              _OWN_LOST: lost_ap[me] / side_ap[me] if side_ap[me] else 0.0,
+              _ENEMY_LOST: lost_ap[1 - me] / side_ap[1 - me] if side_ap[1 - me] else 0.0,
+              _BUNKER_ALIVE: float(ps.bunker_alive)}
+    if st is not Stage.GAME_OVER:
+        if st is Stage.FACE_CHOICE or st is Stage.RECOIL_CHOICE:
+            decider = side[p["element"]]
+        elif st is Stage.SHOOT_TARGET or st is Stage.SHOOT_AID:
+            decider = side[p["shooter"]]
+        elif st is Stage.SHOOT_RETURN:
+            decider = side[p["target"]]
+        else:
+            decider = ps.active
+        consts[_TO_DECIDE] = float(decider == me)
+    for sd, base in ((me, _OWN_RES), (1 - me, _ENEMY_RES)):
+        for t, n in enumerate(reserve[sd]):
+            if n:
+                consts[base + t] = min(n / MAX_RESERVE, 1.0)
+    for k, val in consts.items():
+        if val:
+            obs[:, k] = val
+    return obs.reshape(OBS_SHAPE)
+
+
+_AP = {t: STATS[t].ap for t in EType}
+_STAGE_INDEX = {s: k for k, s in enumerate(Stage)}
+(_PENDING_ELEMENT, _PENDING_DEST, _PENDING_SHOOTER, _PENDING_TARGET, _PENDING_AID, _PENDING_COMBAT,
+ _COMBAT_PAIR) = (P[name] for name in PENDING)
+_PIPS_LEFT, _PIPS_ROLLED, _BOUND_FRACTION = P["pips_left"], P["pips_rolled"], P["bound_fraction"]
+_I_AM_DEFENDER, _I_AM_ACTIVE, _TO_DECIDE = P["i_am_defender"], P["i_am_active"], P["to_decide"]
+_OWN_LOST, _ENEMY_LOST, _BUNKER_ALIVE = P["own_lost_ap"], P["enemy_lost_ap"], P["bunker_alive"]
 _OWN, _ENEMY = P["own_rifles"], P["enemy_rifles"]
 _OWN_FACE, _ENEMY_FACE = P["own_facing_n"], P["enemy_facing_n"]
 _OWN_GEN, _ENEMY_GEN = P["own_general"], P["enemy_general"]

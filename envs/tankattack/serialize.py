@@ -33,9 +33,16 @@ def _cell_in(v: str) -> int:
 
 def state_to_dict(s: TankState) -> dict:
     """Every field of the state, with the scenario and the Generator's position."""
+    d = public_dict(s)
+    return {**{k: d.pop(k) for k in ("format", "game", "scenario", "rules")}, "rng": s.rng.bit_generator.state,
+            **d}
+
+
+def public_dict(s: TankState) -> dict:
+    """Every field of the state but the Generator (what any seat may know, RULES.md 18), in
+    :func:`state_to_dict`'s order. ``s`` may be a :class:`~cardwar.envs.tankattack.view.PublicState`."""
     return {
         "format": FORMAT_VERSION, "game": "tankattack", "scenario": s.scenario.to_dict(), "rules": s.rules.to_dict(),
-        "rng": s.rng.bit_generator.state,
         "elements": [{"type": EType(s.etype[e]).name.lower(), "side": s.side[e], "cell": _cell_out(s.cell[e]),
                       "facing": s.facing[e], "general": s.general[e], "moved": s.moved[e], "shot": s.shot[e],
                       "targeted": s.targeted[e], "fought": s.fought[e], "suppressed": s.suppressed[e],
@@ -91,4 +98,4 @@ def state_from_json(text: str) -> TankState:
     return state_from_dict(json.loads(text))
 
 
-__all__ = ["BUNKER_ID", "state_from_dict", "state_from_json", "state_to_dict", "state_to_json"]
+__all__ = ["BUNKER_ID", "public_dict", "state_from_dict", "state_from_json", "state_to_dict", "state_to_json"]

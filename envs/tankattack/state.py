@@ -44,7 +44,7 @@ from cardwar.envs.tankattack.actions import (
 from cardwar.envs.tankattack.board import NUM_CELLS, direction, gap, label
 from cardwar.envs.tankattack.contact import (
     BUNKER_ID, front_to_front, front_touches, front_touches_bunker, in_close_combat, in_front_contact,
-    neighbours_on_board, occupies_trench, sees,
+    neighbours_on_board, occupies_trench, sees, zoc_map,
 )
 from cardwar.envs.tankattack.elements import (
     ARTILLERY, MORTARS, STATS, EType, Going, is_aerial,
@@ -53,7 +53,9 @@ from cardwar.envs.tankattack.fight import (
     LOST, attacked_from_outside, close_total, contact_bad_going, flee_plan, good_going_for_rows, observed, opposite,
     recoil_plan, shooting_totals,
 )
-from cardwar.envs.tankattack.movement import MoveOption, base_cost, enemy_wire, may_remount, move_options
+from cardwar.envs.tankattack.movement import (
+    MoveOption, base_cost, enemy_wire, may_remount, may_turn_in_place, move_options,
+)
 from cardwar.envs.tankattack.outcomes import BUNKER, Fight, Outcome, Result, compare, outcome
 from cardwar.envs.tankattack.rules import TankAttackRules
 from cardwar.envs.tankattack.scenario import ATTACKER, DEFENDER, Scenario
@@ -216,19 +218,45 @@ class TankState:
     def move_cost(self, e: int, opt: MoveOption) -> int:
         return base_cost(self, e) + (1 if opt.assault else 0)
 
+    def _zoc(self, side: int) -> dict[int, list[int]]:
+        """``zoc_map(self, side)``, memoised until the next action (speed)."""
+        if self._memo is None:
+            self._memo = {}
+        hit = self._memo.get(("zoc", side))
+        if hit is None:
+            hit = self._memo[("zoc", side)] = zoc_map(self, side)
+        return hit
+
     def _options(self, e: int) -> dict[int, MoveOption]:
+        """``e``'s moves it can pay for now, memoised until the next action that changes the state (an
+        element's or a destination's choice changes none: the options are searched once a move)."""
         if self._memo is None:
             self._memo = {}
         hit = self._memo.get(e)
         if hit is None:
-            hit = {d: o for d, o in move_options(self, e).items() if self.move_cost(e, o) <= self.pips}
+            if base_cost(self, e) > self.pips:  # every move costs at least the base (7.1)
+                hit = {}
+            else:
+                opts = move_options(self, e, self._zoc(self.side[e]))
+                hit = opts if base_cost(self, e) + 1 <= self.pips else {
+                    d: o for d, o in opts.items() if not o.assault}
             self._memo[e] = hit
         return hit
+
+    def _has_move(self, e: int) -> bool:
+        """``bool(self._options(e))``, without the move search when turning in place proves it (speed)."""
+        memo = self._memo
+        if memo is not None and e in memo:
+            return bool(memo[e])
+        if base_cost(self, e) > self.pips:
+            return False
+        turn = may_turn_in_place(self, e, self._zoc(self.side[e]))
+        return turn if turn is not None else bool(self._options(e))
 
     def _selectable(self) -> list[int]:
         """Own elements with a move, and any Gas: "either player may use 1 PIP to move it" (9.4)."""
         return [e for e in range(len(self.cell)) if (self.side[e] == self.active or self.etype[e] is EType.GAS)
-                and self.cell[e] >= 0 and (self._options(e) or self._remount(e))]
+                and self.cell[e] >= 0 and (self._has_move(e) or self._remount(e))]
 
     def _remount(self, e: int) -> list[int]:
         """``[MOUNT]`` or ``[DISMOUNT]`` when ``e`` may (dis)mount for 1 PIP now (8.8, 7.2)."""
@@ -584,7 +612,8 @@ class TankState:
             self.stage = Stage.AIR_FACE
         elif st is Stage.AIR_FACE:
             self._air_contact(p["element"], p["dest"], action - FACE)
-        self._memo = None
+        if not (st is Stage.MOVES and action < NUM_CELLS or st is Stage.MOVE_DEST and action < NUM_CELLS):
+            self._memo = None  # choosing an element or its destination changes nothing the memo holds
         self._continue()
 
     # ------------------------------------------------------------------ the flow

@@ -18,6 +18,7 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
     "bomber_deploy_pips": (1, 6),
     "general_loss": ("pips", "hott"),
     "turn_limit_result": ("defender", "draw"),
+    "deployment": ("scenario", "players"),
 }
 
 
@@ -60,6 +61,8 @@ class TankAttackRules:
     """17.3: a Lost General costs PIPs ("pips") or also ends the game as in HotT ("hott")."""
     turn_limit_result: str = "defender"
     """17.3: at the turn limit the defender wins, or it is a "draw"."""
+    deployment: str = "scenario"
+    """5: the scenario places both armies, or the "players" do in a set-up phase (``setup.py``)."""
 
     def __post_init__(self) -> None:
         check_options(self, "tankattack", _CHOICES, TankAttackRulesError)

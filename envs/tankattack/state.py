@@ -26,7 +26,9 @@ Groups (1.7, 8.4) move straight ahead (into a trench, Tanks into wire), turn in 
 or out of it, cross wire, or (dis)mount (8.8) (``groups.py``: stages group_add, group_move); a rally frees
 a group of Suppressed infantry for 1 PIP (16.3).
 
-With the option ``gas_hits_both`` a Gas also fights its own side's element its front touches (9.4).
+With the option ``gas_hits_both`` a Gas also fights its own side's element its front touches (9.4). With
+``deployment="players"`` the game opens with the set-up (5 steps 6-8, ``setup.py``: stage setup, one cell
+per element, the defender's first).
 
 Not built yet: the option ``going="per_cell"`` (accepted, no effect).
 """
@@ -37,7 +39,7 @@ from enum import Enum
 
 import numpy as np
 
-from cardwar.envs.tankattack import groups, reserves
+from cardwar.envs.tankattack import groups, reserves, setup
 from cardwar.envs.tankattack.actions import (
     COUNTER, DEPLOY, DISMOUNT, END, FACE, GROUP, MOUNT, NUM_ACTIONS, RAID, RALLY, SUPPRESS, YES, action_to_string,
 )
@@ -89,6 +91,7 @@ class Stage(str, Enum):
     AIR_FACE = "air_face"
     GROUP_ADD = "group_add"
     GROUP_MOVE = "group_move"
+    SETUP = "setup"
     GAME_OVER = "game_over"
 
 
@@ -132,10 +135,33 @@ class TankState:
         s.stage, s.pending, s.pairs = Stage.MOVES, {}, []
         s.result, s.winner, s.move_number = None, None, 0
         s.events = []
+        if s.rules.deployment == "players":  # 5 steps 6-7: the players place what the scenario placed
+            queue = setup.to_place(scenario)
+            for e in queue:
+                s.cell[e] = RESERVE
+            s._rebuild()
+            s.stage, s.pending = Stage.SETUP, {"queue": queue}
+            s._next_placement()
+            return s
         s._rebuild()
         s._start_bound()
         s._continue()
         return s
+
+    def _next_placement(self) -> None:
+        """The set-up's next element to place (its owner decides), or, all placed, the defender's first bound
+        (5 step 9). An element with no free cell in its zone stays off the battlefield, in reserve."""
+        queue = self.pending["queue"]
+        while queue and not setup.setup_cells(self, queue[0]):
+            self.events.append(f"no room to place {self._name(queue[0])}")
+            queue = queue[1:]
+        if queue:
+            self.active = self.side[queue[0]]
+            self.pending = {"element": queue[0], "queue": queue[1:]}
+            return
+        self.pending = {}
+        self._start_bound()
+        self._continue()
 
     def _rebuild(self) -> None:
         """Derived fields: the occupancy grid, each side's General, the memo."""
@@ -452,6 +478,8 @@ class TankState:
             return sorted(self.cell[x] for x in groups.joinable(self, g)) + ([END] if len(g) > 1 else [])
         if st is Stage.GROUP_MOVE:
             return sorted(groups.group_moves(self, p["group"]))
+        if st is Stage.SETUP:
+            return setup.setup_cells(self, p["element"])
         if st is Stage.AIR_CONTACT:
             return sorted(self.cell[e] for e in self._air_candidates()) + [END]
         if st is Stage.AIR_DEST:
@@ -602,6 +630,13 @@ class TankState:
                 p["group"].append(self.grid[action])
         elif st is Stage.GROUP_MOVE:
             self._do_group_move(p["group"], action)
+        elif st is Stage.SETUP:
+            e = p["element"]
+            self._place(e, action)
+            self.facing[e] = setup.FACING[self.side[e]]
+            self.events.append(f"{self._name(e)} placed at {label(action)}")
+            self.pending = {"queue": p["queue"]}
+            self._next_placement()
         elif st is Stage.AIR_CONTACT:
             if action == END:
                 self.stage = Stage.TURNING

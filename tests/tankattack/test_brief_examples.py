@@ -14,15 +14,16 @@ from collections import Counter
 from fractions import Fraction
 
 from cardwar.envs.tankattack import (
-    DEPLOY, END, FACE, GROUP, RAID, YES, EType, TankAttackRules, TankState,
+    DEPLOY, END, FACE, GROUP, RAID, EType, TankAttackRules, TankState,
 )
 from cardwar.envs.tankattack.board import parse_label
-from cardwar.envs.tankattack.fight import LOST
+from cardwar.envs.tankattack.fight import LOST, shooting_totals
 from cardwar.envs.tankattack.movement import base_cost, move_options
 from cardwar.envs.tankattack.state import GONE, Stage
 
 from .conftest import at, dice_pairs, fix_dice, position
 from .test_games import assert_mask_exact
+from .test_reserves import DEEP_WOOD, TRENCH_MAP, WOOD_MAP, cells_of, far, orth, wire_fight
 
 L = parse_label
 OPEN = ["........"] * 12
@@ -117,7 +118,8 @@ def barrage_on_the_mg() -> TankState:
     s.apply_action(L("D7"))
     s.apply_action(FACE + S)
     assert s.pips == 0
-    s.apply_action(END) if s.stage is Stage.MOVES else None
+    if s.stage is Stage.MOVES:  # nothing else to move: the bound went on by itself
+        s.apply_action(END)
     assert s.stage is Stage.COMBAT_SELECT, s.stage
     return s
 
@@ -276,9 +278,6 @@ def test_the_sturmtruppe_assault_costs_one_more_pip_and_is_offered_only_into_con
 
 
 # ---------------------------------------------------------------- 7. masks against brute force
-from .test_reserves import DEEP_WOOD, TRENCH_MAP, WOOD_MAP, cells_of, far, orth  # noqa: E402
-
-
 def test_a_barrage_goes_on_the_enemy_half_clear_of_enemies_or_touching_a_fixed_position_mask_exact():
     """Brief 7.7, 9.1: an empty cell of the enemy's half at a gap of 200p or more from every enemy, or in
     contact with an enemy in a trench, the Bunker or wire; every one of the 416 actions tried on a clone."""
@@ -355,7 +354,8 @@ def test_sturmtruppe_cut_the_wire_they_reach_at_the_end_of_that_bound_and_walk_t
     st = at(s, "B4")
     move(s, "B4", "B5", S)
     assert L("B6") in s.wire
-    s.apply_action(END) if s.stage is Stage.MOVES else None
+    if s.stage is Stage.MOVES:
+        s.apply_action(END)
     assert L("B6") not in s.wire and L("A6") in s.wire and L("C6") in s.wire
     while s.active != 1:
         s.apply_action(END)
@@ -365,8 +365,6 @@ def test_sturmtruppe_cut_the_wire_they_reach_at_the_end_of_that_bound_and_walk_t
 
 def test_a_barrage_destroys_wire_on_8_against_7():
     """Brief 7.8 / RULES.md 21 ex. 6: dice 2 and 4, Barrage 6 + 2 = 8 against the wire's 3 + 4 = 7."""
-    from .test_reserves import wire_fight
-
     s = wire_fight(2, 4, balloon=False)
     assert L("C7") not in s.wire
 
@@ -416,3 +414,200 @@ def test_trench_rifles_fight_gas_at_3_less_1_against_2_over_36_dice():
     got = fractions(tally(s, ["D7"], judge))
     assert got == {"rifles recoil": Fraction(11, 36), "rifles destroyed": Fraction(4, 36), "equal": Fraction(6, 36),
                    "gas unharmed": Fraction(11, 36), "gas dispersed": Fraction(4, 36)}
+
+
+# ---------------------------------------------------------------- 10. shooting
+def test_three_mgs_on_one_target_put_it_at_minus_2():
+    """Brief 7.10 / RULES.md 21 ex. 11, 11.3: a primary and two aids; the target takes -1 per aid. Rifles in
+    the open: 3 - 2 = 1 against the MG's 4: the MG higher 30/36 (difference +3), and beaten or doubled by
+    MG shooting in good going the Rifles are destroyed (14.1): 30/36, against 21/36 for one MG."""
+    s = position(OPEN, defender=["D8 rifles"], attacker=["C5 mg", "D5 mg", "E5 mg"], active=1)
+    rifles, mg = at(s, "D8"), at(s, "D5")
+    assert shooting_totals(s, mg, rifles, 2, False) == (4, 3 - 2)
+    s.apply_action(END)
+    assert s.stage is Stage.SHOOT_SELECT
+    got = tally(s, ["D5", "D8", "C5", "E5", END], lambda c: c.cell[rifles] == LOST)
+    assert Fraction(got[True], 36) == Fraction(30, 36)
+
+
+def test_a_light_mortar_shoots_over_a_wood_and_through_troops_where_an_mg_cannot():
+    """Brief 7.10, 11.2: Mortars need no line of sight; an MG is blinded by the wood (1.6) and by troops."""
+    woods = list(OPEN)
+    woods[5] = "WWWWWWWW"
+    troops = ["D6 rifles"]
+    for rows, between in ((woods, []), (OPEN, troops)):
+        for kind, sees_it in (("light_mortar", True), ("mg", False)):
+            s = position(rows, defender=["D8 rifles"], attacker=[f"D4 {kind}"] + between, active=1)
+            assert s.legal_target(at(s, "D4"), at(s, "D8")) is sees_it, (kind, between)
+
+
+def test_artillery_that_moved_is_silent_while_rifles_move_and_fire():
+    """Brief 7.10, 11.1: Field Artillery shoots only if it has not moved this bound; Rifles that moved
+    shoot."""
+    def shooters(move_gun: bool) -> list[int]:
+        s = position(OPEN, defender=["B10 rifles", "F8 rifles"], attacker=["B3 field_artillery", "F3 rifles"],
+                     active=1)
+        if move_gun:
+            move(s, "B3", "B4", S)
+        move(s, "F3", "F4", S)
+        s.apply_action(END)
+        assert s.stage is Stage.SHOOT_SELECT
+        return s.legal_actions()
+
+    assert L("F4") in shooters(True) and L("B4") not in shooters(True)
+    assert L("B3") in shooters(False), "the same gun, unmoved, shoots"
+
+
+def test_a_sniper_shoots_out_of_its_wood_at_400p_and_its_losses_do_nothing():
+    """Brief 7.10 / RULES.md 21 ex. 11: a Sniper deep in a wood (9.6) shoots Rifles in the open 400p away
+    (four empty cells): +2 against +3, difference -1: the Sniper higher 10/36, of which the Rifles are
+    doubled (2 (3 + dr) <= 2 + ds) 1/36, destroyed; beaten 9/36 they recoil (14.1). The Rifles (300p) cannot
+    answer, so the Sniper's 21/36 losses do nothing (11.3)."""
+    s = position(DEEP_WOOD, defender=["C9 rifles"], attacker=["H2 rifles"], active=1, pips=1,
+                 reserve=([], ["sniper"]))
+    s.apply_action(DEPLOY + int(EType.SNIPER))
+    s.apply_action(L("C4"))
+    s.apply_action(FACE + S)
+    if s.stage is Stage.MOVES:
+        s.apply_action(END)
+    assert s.stage is Stage.SHOOT_SELECT and L("C4") in s.legal_actions()
+    sn, r = at(s, "C4"), at(s, "C9")
+
+    def judge(c):
+        assert c.cell[sn] == L("C4"), "never harmed"
+        return "destroyed" if c.cell[r] == LOST else "recoil" if c.cell[r] == L("C10") else "nothing"
+
+    got = fractions(tally(s, ["C4", "C9"], judge))
+    assert got == {"recoil": Fraction(9, 36), "destroyed": Fraction(1, 36), "nothing": Fraction(26, 36)}
+
+
+# ---------------------------------------------------------------- 11. after combat
+def rifles_fight(defender: list[str], attacker: list[str], rows=OPEN) -> TankState:
+    s = position(rows, defender=defender, attacker=attacker, active=1)
+    to_combat(s)
+    return s
+
+
+def who_lost(c: TankState, r: int, p: int, r_home: str = "D8", p_home: str = "D7") -> str:
+    """The defender's Rifles ``r`` against the attacker's primary ``p``: which one the fight moved or
+    destroyed (the winner may then have pursued)."""
+    if c.cell[r] == LOST:
+        return "defender destroyed"
+    if c.cell[p] == LOST or c.cell[p] not in (L(p_home), L(r_home)):
+        return "attacker lost"
+    if c.cell[r] != L(r_home):
+        return "defender recoiled"
+    return "equal"
+
+
+def test_rifles_recoiling_into_a_friendly_tank_are_destroyed():
+    """Brief 7.11 / RULES.md 21 ex. 12, 15.1-15.2: "Tanks can only be Pushed Back by Tanks". Rifles 3 against
+    Rifles 3, difference 0: the defending Rifles lower 15/36, doubled (2 (3 + d) <= 3 + d') 2/36 of them;
+    beaten they recoil into the Tank and are destroyed too: 15/36; with the cell behind them empty they
+    recoil 13/36 and are destroyed 2/36."""
+    for behind, dead, recoiled in ((["D9 tank"], 15, 0), ([], 2, 13)):
+        s = rifles_fight(["D8 rifles"] + behind, ["D7 rifles S"])
+        r, p = at(s, "D8"), at(s, "D7")
+        got = tally(s, ["D8"], lambda c: who_lost(c, r, p))
+        assert Fraction(got["defender destroyed"], 36) == Fraction(dead, 36), behind
+        assert Fraction(got["defender recoiled"], 36) == Fraction(recoiled, 36), behind
+
+
+def test_rifles_recoiling_with_an_enemy_front_on_their_flank_are_destroyed():
+    """Brief 7.11, 15.1 step 1: an enemy front edge on the flank destroys a recoiler; it also Outflanks the
+    Rifles (-1, 12.2): 2 against 3, difference -1: the defender lower 21/36 and every loss destroys it;
+    higher 10/36 (the attacker's Rifles recoil or die); equal 5/36."""
+    s = rifles_fight(["D8 rifles"], ["D7 rifles S", "E8 rifles W"])
+    r, p = at(s, "D8"), at(s, "D7")
+    got = fractions(tally(s, ["D8"], lambda c: who_lost(c, r, p)))
+    assert got == {"defender destroyed": Fraction(21, 36), "attacker lost": Fraction(10, 36),
+                   "equal": Fraction(5, 36)}
+
+
+def test_the_primary_pursues_one_cell_and_the_overlap_does_not():
+    """Brief 7.11, 15.5: the winner that fought as primary moves one cell straight ahead into the space;
+    an element that fought only as an overlap stays. The overlap costs the defender -1 (12.2): 2 against 3,
+    difference -1: it recoils or dies 21/36, and each time the pursuer goes exactly one cell; it wins 10/36
+    and then pursues one cell itself."""
+    s = rifles_fight(["D8 rifles"], ["D7 rifles S", "C7 rifles S"])
+    r, p, o = at(s, "D8"), at(s, "D7"), at(s, "C7")
+
+    def judge(c):
+        assert c.cell[o] == L("C7"), "no pursuit from an overlap"
+        out = who_lost(c, r, p)
+        if out.startswith("defender"):
+            assert c.cell[p] == L("D8"), "one cell, even after a destroyed enemy"
+        elif out == "attacker lost":
+            assert c.cell[r] == L("D7")
+        return out
+
+    got = fractions(tally(s, ["D8"], judge))
+    assert got["defender destroyed"] + got["defender recoiled"] == Fraction(21, 36)
+    assert got["attacker lost"] == Fraction(10, 36)
+
+
+def test_no_pursuit_into_a_river():
+    """Brief 7.11, 15.5: "any part of its base would enter a River". Rifles standing in a river cell against
+    Rifles on the bank (+1 for fighting an enemy in a river, 13.1): 3 against 4, difference -1, they lose
+    21/36 (17 recoil, 4 doubled), and the winner stays on the bank every time; on open ground (difference 0,
+    15/36) it follows."""
+    river = list(OPEN)
+    river[7] = "...~...."
+    for rows, follows, losses in ((river, False, 21), (OPEN, True, 15)):
+        s = rifles_fight(["D8 rifles"], ["D7 rifles S"], rows)
+        r, p = at(s, "D8"), at(s, "D7")
+        lost = 0
+        for d1, d2 in dice_pairs():
+            c = s.clone()
+            fix_dice(c, d1, d2)
+            c.apply_action(L("D8"))
+            if who_lost(c, r, p).startswith("defender"):
+                lost += 1
+                assert (c.cell[p] == L("D8")) is follows, (rows[7], d1, d2)
+        assert Fraction(lost, 36) == Fraction(losses, 36)
+
+
+# ---------------------------------------------------------------- 12. end of game
+def test_half_the_army_lost_ends_the_game_at_the_end_of_the_bound_raiders_and_spent_gas_not_counted():
+    """Brief 7.12 / RULES.md 21 ex. 13, 17.1-17.2: 36 AP a side, 18 Lost breaks it, tested at the end of the
+    bound. The defender's Barrage destroyed by a Bomber raid counts (4 AP: 14 + 4 = 18, broken); the
+    attacker's raiding Bomber (3 AP) and its spent Gas (1 AP) do not (16 Lost, not 20): the attacker wins."""
+    defender = ["A12 general"] + [f"{c}11 rifles" for c in "ABCDEFGH"] + ["A10 rifles", "B10 tank", "C10 tank",
+                                                                        "E10 tank"]
+    attacker = ["H1 general"] + [f"{c}1 tank" for c in "ABCDEF"] + ["A2 rifles", "B2 rifles", "C2 rifles"]
+    s = position(OPEN, defender=defender, attacker=attacker, active=1, pips=6,
+                 reserve=(["barrage"], ["bomber", "gas"]))
+    assert s.army_ap(0) == s.army_ap(1) == 36
+    for cell in ("A11", "B11", "C11", "D11", "E11", "F11", "G11"):
+        s._destroy(at(s, cell))  # 14 AP
+    for cell in ("A1", "B1", "C1", "D1"):
+        s._destroy(at(s, cell))  # 16 AP
+    bomber, barrage, gas = one_of(s, EType.BOMBER, 1), one_of(s, EType.BARRAGE, 0), one_of(s, EType.GAS, 1)
+    put(s, barrage, "E4", N)
+    put(s, bomber, "G8", S)
+    put(s, gas, "H5", W)
+    s.timer[gas] = 1  # its last bound
+    s.apply_action(L("G8"))
+    s.apply_action(RAID)
+    s.apply_action(L("E4"))
+    assert s.cell[barrage] == LOST and s.cell[bomber] == GONE
+    assert (s.lost_ap(0), s.lost_ap(1)) == (18, 16) and not s.is_terminal(), "only at the end of the bound"
+    while not s.is_terminal():
+        s.apply_action(END)
+    assert s.cell[gas] == GONE and s.lost_ap(1) == 16
+    assert s.result["reason"] == "break point" and s.winner == 1 and s.bound == 2
+
+
+def test_at_the_turn_limit_the_defender_wins():
+    """Brief 7.12, 17.3: the game ends after the attacker's last bound (``turn_limit`` bounds a side) and the
+    attack has failed; ``turn_limit_result="draw"`` makes it a draw."""
+    for option, winner in (("defender", 0), ("draw", None)):
+        s = position(OPEN, defender=["D10 rifles"], attacker=["D2 rifles"], active=0, turn_limit=2,
+                     rules=TankAttackRules(turn_limit_result=option))
+        bounds = []
+        while not s.is_terminal():
+            bounds.append(s.bound)
+            s.apply_action(END)
+        assert bounds == [1, 2, 3, 4]
+        assert s.result["reason"] == "turn limit" and s.winner == winner
+        assert s.returns() == ([1.0, -1.0] if winner == 0 else [0.0, 0.0])

@@ -9,14 +9,16 @@ from __future__ import annotations
 import numpy as np
 
 from cardwar.envs.tankattack import (
-    DEPLOY, DISMOUNT, END, FACE, GROUP, MOUNT, RALLY, EType, TankState, scenario_from_dict, state_from_json, state_to_json,
+    DEPLOY, DISMOUNT, END, FACE, GROUP, MOUNT, RALLY, EType, TankAttackRules, TankState, groups, scenario_from_dict,
+    state_from_json, state_to_json,
 )
 from cardwar.envs.tankattack.board import parse_label
 from cardwar.envs.tankattack.fight import LOST
 from cardwar.envs.tankattack.state import Stage
 
-from .conftest import at, position
+from .conftest import at, dice_pairs, fix_dice, position
 from .test_games import _invariants, assert_mask_exact
+from .test_reserves import ALL_RESERVES
 
 L = parse_label
 N, E, S, W = 0, 1, 2, 3
@@ -196,7 +198,6 @@ def test_random_games_that_prefer_groups_end_with_exact_masks():
             if s.stage is Stage.GROUP_MOVE:
                 back = state_from_json(state_to_json(s))
                 twin = s.clone()
-                from cardwar.envs.tankattack import groups
                 kinds.add(groups.group_moves(s, s.pending["group"])[a].kind)
                 s.apply_action(a)
                 back.apply_action(a)
@@ -213,8 +214,6 @@ def test_random_games_that_prefer_groups_end_with_exact_masks():
 # ---------------------------------------------------------------- 9.4 option gas_hits_both
 def _gas_at_own_rifles(hits_both: bool, active: int = 1) -> TankState:
     """The attacker's Gas at D6 facing S, its front on the rear of the attacker's own Rifles at D7 (facing S)."""
-    from cardwar.envs.tankattack import TankAttackRules
-
     s = position(TRENCH_MAP, defender=["F11 rifles"], attacker=["D7 rifles"], active=active, pips=1,
                  rules=TankAttackRules(gas_hits_both=hits_both), reserve=([], ["gas"]))
     gas = next(e for e in range(len(s.cell)) if s.etype[e] is EType.GAS)
@@ -235,8 +234,6 @@ def test_gas_hits_both_fights_its_own_side_and_the_loser_recoils_away():
     """9.4, ``gas_hits_both``: Gas fights "any ground element its front touches". The Rifles (+3 vs Gas, 3.4)
     roll 2 and the Gas (+2) rolls 5: 5 against 7, beaten and not doubled (13.2); Rifles in good going recoil
     (14.1), away from the Gas, to D8. They were not turned to face their own Gas (10)."""
-    from .conftest import fix_dice
-
     s = _gas_at_own_rifles(True)
     rifles = at(s, "D7")
     s.apply_action(END)
@@ -284,10 +281,6 @@ def _gas_policy(s: TankState, legal: list[int], rng: np.random.Generator) -> int
 def test_games_with_gas_hitting_both_sides_keep_exact_masks():
     """Random games with ``gas_hits_both`` in which Gas is brought on and blown about whenever it can be: a Gas
     does fight its own side, and the combat stage's mask stays exact (all 416 actions tried)."""
-    from cardwar.envs.tankattack import TankAttackRules
-
-    from .test_reserves import ALL_RESERVES
-
     own_side_fights = 0
     for seed in range(12):
         s = TankState.new_game(scenario_from_dict(ALL_RESERVES), TankAttackRules(gas_hits_both=True), seed=seed)
@@ -311,8 +304,6 @@ def test_gas_against_its_own_rifles_over_36_dice():
     (10 pairs), are doubled when 2(3 + a) <= 2 + b, only a = 1, b = 6 (1 pair: destroyed, 14.2) and otherwise
     recoil to D8 (9 pairs, 14.1); the Gas loses when b <= a (21 pairs): doubled when 2(2 + b) <= 3 + a, that is
     b = 1, a >= 3 or b = 2, a >= 5 (6 pairs: Lost, 14.2), otherwise no effect (15 pairs, 14.1)."""
-    from .conftest import dice_pairs, fix_dice
-
     moved = lost = gas_lost = 0
     for a, b in dice_pairs():
         s = _gas_at_own_rifles(True)

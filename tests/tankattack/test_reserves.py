@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from cardwar.envs.tankattack import (
-    COUNTER, DEPLOY, DISMOUNT, END, FACE, GROUP, MOUNT, RAID, RALLY, STATS, SUPPRESS, EType, TankAttackRules, TankState, scenario_from_dict, state_from_json, state_to_json,
+    COUNTER, DEPLOY, DISMOUNT, END, FACE, GROUP, MOUNT, RAID, RALLY, STATS, SUPPRESS, EType, TankAttackRules,
+    TankState, scenario_from_dict, state_from_json, state_to_json,
 )
 from cardwar.envs.tankattack.board import parse_label
 from cardwar.envs.tankattack.fight import LOST

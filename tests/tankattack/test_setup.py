@@ -114,3 +114,22 @@ def test_random_games_with_players_deployment_end():
                 n += 1
                 assert n < 30_000
             assert s.result["reason"] in ("break point", "breakthrough", "turn limit", "general lost")
+
+
+def test_the_env_asks_the_defender_then_the_attacker_to_place():
+    """Through the PettingZoo env: the defender's agent places his deployable elements, then the attacker's."""
+    from cardwar.envs import tankattack_v0
+    from cardwar.envs.tankattack import setup
+
+    env = tankattack_v0.env(scenario="trench_raid", rules={"deployment": "players"})
+    env.reset(seed=3)
+    placed = setup.to_place(load_scenario("trench_raid"))
+    sides = [load_scenario("trench_raid").elements[e].side for e in placed]
+    rng = np.random.default_rng(0)
+    agents = []
+    for _ in placed:
+        agents.append(env.agent_selection)
+        obs, *_ = env.last()
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert agents == [("defender", "attacker")[sd] for sd in sides] and sides == sorted(sides)
+    env.close()

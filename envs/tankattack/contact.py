@@ -98,7 +98,19 @@ def casts_zoc(s: TankState, e: int) -> bool:
 
 
 def zoc_map(s: TankState, side: int) -> dict[int, list[int]]:
-    """Cell -> the enemies of ``side`` whose ZOC (two cells straight ahead, 8.5) covers it."""
+    """Cell -> the enemies of ``side`` whose ZOC (two cells straight ahead, 8.5) covers it. Read-only: the
+    last answer per side is kept on the state with the cells, facings, types and sides it was built from (speed)."""
+    key = (tuple(s.cell), tuple(s.facing), tuple(s.etype), tuple(s.side))
+    cache = s.__dict__.setdefault("_zoc_cache", {})
+    hit = cache.get(side)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    out = _zoc_map(s, side)
+    cache[side] = (key, out)
+    return out
+
+
+def _zoc_map(s: TankState, side: int) -> dict[int, list[int]]:
     out: dict[int, list[int]] = {}
     for e in range(len(s.cell)):
         if s.side[e] == side or not casts_zoc(s, e):

@@ -200,15 +200,25 @@ def may_turn_in_place(s: TankState, e: int, zoc: dict[int, list[int]] | None = N
     ``True`` if it may turn in place (8.1, 8.3); ``None`` when only the full search can tell (in an enemy ZOC,
     a bound Lurker, 9.6-9.7, or no turn allowed).
     ``zoc``: ``zoc_map(s, s.side[e])`` if the caller has it."""
-    if not movable(s, e):
-        return False
     t = s.etype[e]
+    start = s.cell[e]
+    if start < 0 or s.moved[e] or t in IMMOBILE or (s.suppressed[e] and t in SUPPRESSED_STAY):
+        return False  # movable's own tests (8.1)
+    side, grid, bunker = s.side[e], s.grid, s.board.bunker
+    alone = True  # no enemy and no Bunker beside it: not held (8.1), and every facing is legal (8.3)
+    for n in s.board.steps[start]:
+        if n is not None and (n == bunker or (grid[n] >= 0 and s.side[grid[n]] != side)):
+            alone = False
+            break
+    if not alone and not movable(s, e):
+        return False
     if t in (EType.SNIPER, EType.MINEFIELD) and s.home[e] >= 0:
         return None
-    start = s.cell[e]
     if not (t is not EType.TANK and t not in AERIAL and start in s.board.trench) and not _ignores_zoc(t):
         if start in (zoc_map(s, s.side[e]) if zoc is None else zoc):
             return None
+    if alone:
+        return True
     f = s.facing[e]
     return True if any(g != f for g in legal_facings(s, e, start, start)) else None
 

@@ -74,3 +74,7 @@ def test_bench_json_reports_every_env_and_ratios(capsys):
     assert set(data["hexwar_ratio"]) == {"connect_four_v3", "texas_holdem_v4"}
     assert {"connect_four_v3", "texas_holdem_v4", "api_floor", "connect_four_v3_raw"} == set(data["naval_ratio"])
     assert all(v > 0 for v in data["steps_per_second"].values())
+    assert {"tankattack_v0", "tankattack_v0_raid"} <= set(data["steps_per_second"])
+    assert set(data["tankattack_ratio"]) == {"connect_four_v3", "texas_holdem_v4"}
+    assert data["tankattack_engine_steps_per_second"] > 0
+    assert ("tankattack_v0", "connect_four_v3", 0.6) in {(t["env"], t["peer"], t["target"]) for t in data["targets"]}

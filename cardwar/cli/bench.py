@@ -1,5 +1,6 @@
-"""``cardwar bench``: random legal play through the AEC API, naval-v0/v1, hexwar-v0 and skirmish-v0 beside PettingZoo's
-classic envs, and the raw envs (no wrappers) beside connect_four_v3's raw env; :data:`TARGETS` are issue 22's.
+"""``cardwar bench``: random legal play through the AEC API, naval-v0/v1, hexwar-v0, skirmish-v0 and tankattack-v0 beside
+PettingZoo's classic envs, and the raw envs (no wrappers) beside connect_four_v3's raw env; :data:`TARGETS` are issue 22's
+and issue 29's.
 
 Every env runs the same loop (``env.last()``, a masked ``action_space.sample``,
 ``env.step``) with PettingZoo's standard wrappers, in interleaved rounds so that
@@ -89,6 +90,18 @@ def _skirmish_env():
     return skirmish_v0.env()
 
 
+def _tankattack_env():
+    from cardwar.envs import tankattack_v0
+
+    return tankattack_v0.env()  # its default scenario, cambrai
+
+
+def _tankattack_raid_env():
+    from cardwar.envs import tankattack_v0
+
+    return tankattack_v0.env(scenario="trench_raid")
+
+
 def _connect_four_env():
     from pettingzoo.classic import connect_four_v3
 
@@ -164,7 +177,8 @@ def _api_floor_env():
 
 
 ENVS: dict[str, Callable] = {"naval_v0": _naval_env, "naval_v1": _naval_v1_env, "hexwar_v0": _hexwar_env,
-                             "skirmish_v0": _skirmish_env, "connect_four_v3": _connect_four_env,
+                             "skirmish_v0": _skirmish_env, "tankattack_v0": _tankattack_env,
+                             "tankattack_v0_raid": _tankattack_raid_env, "connect_four_v3": _connect_four_env,
                              "texas_holdem_v4": _texas_holdem_env, "api_floor": _api_floor_env,
                              "naval_v0_raw": _naval_raw_env, "naval_v1_raw": _naval_v1_raw_env,
                              "hexwar_v0_raw": _hexwar_raw_env, "connect_four_v3_raw": _connect_four_raw_env}
@@ -173,9 +187,10 @@ ENVS: dict[str, Callable] = {"naval_v0": _naval_env, "naval_v1": _naval_v1_env, 
 TARGETS: tuple[tuple[str, str, float], ...] = (
     ("naval_v1", "connect_four_v3", 1.0), ("hexwar_v0", "connect_four_v3", 0.6),
     ("naval_v0_raw", "connect_four_v3_raw", 1.0), ("naval_v1_raw", "connect_four_v3_raw", 1.0),
-    ("hexwar_v0_raw", "connect_four_v3_raw", 1.0),
+    ("hexwar_v0_raw", "connect_four_v3_raw", 1.0), ("tankattack_v0", "connect_four_v3", 0.6),
 )
-"""Issue 22's env-speed targets: (env, peer measured in the same run, least steps/s ratio env / peer)."""
+"""Issue 22's env-speed targets and issue 29's for the WW1 game (its default scenario, cambrai): (env, peer
+measured in the same run, least steps/s ratio env / peer)."""
 
 
 CLOCK = time.process_time
@@ -218,6 +233,23 @@ def _engine_steps_per_second(seconds: float) -> float:
     return steps / (CLOCK() - start)
 
 
+def _tankattack_engine_steps_per_second(seconds: float, scenario: str = "cambrai") -> float:
+    """The Tank Attack rules engine alone (``legal_actions`` and ``apply_action``: no env, no observation)."""
+    from cardwar.envs.tankattack import TankState, load_scenario
+
+    sc = load_scenario(scenario)
+    rng = np.random.default_rng(0)
+    steps, start, g = 0, CLOCK(), 0
+    while CLOCK() - start < seconds:
+        s = TankState.new_game(sc, seed=g)
+        g += 1
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            s.apply_action(legal[int(rng.integers(len(legal)))], validate=False)
+            steps += 1
+    return steps / (CLOCK() - start)
+
+
 def measure(seconds: float = 6.0, rounds: int = 3) -> dict:
     """Steps/s of every env, measured in ``rounds`` interleaved rounds."""
     from cardwar.envs.naval import hand_strength
@@ -235,7 +267,7 @@ def measure(seconds: float = 6.0, rounds: int = 3) -> dict:
             totals[name][2] += games
     rates = {name: t[0] / t[1] for name, t in totals.items()}
     ratios = {k: rates["naval_v0"] / v for k, v in rates.items()
-              if not k.startswith(("naval", "hexwar", "skirmish")) and "_raw" not in k}
+              if not k.startswith(("naval", "hexwar", "skirmish", "tankattack")) and "_raw" not in k}
     ratios["connect_four_v3_raw"] = rates["naval_v0_raw"] / rates["connect_four_v3_raw"]
     return {
         "steps_per_second": {k: round(v, 1) for k, v in rates.items()},
@@ -245,11 +277,15 @@ def measure(seconds: float = 6.0, rounds: int = 3) -> dict:
         "skirmish_ratio": {k: round(rates["skirmish_v0"] / rates[k], 3)
                            for k in ("connect_four_v3", "texas_holdem_v4")},
         "naval_v1_ratio": {k: round(rates["naval_v1"] / rates[k], 3) for k in ("connect_four_v3", "texas_holdem_v4")},
+        "tankattack_ratio": {k: round(rates["tankattack_v0"] / rates[k], 3) for k in ("connect_four_v3", "texas_holdem_v4")},
+        "tankattack_raid_ratio": {k: round(rates["tankattack_v0_raid"] / rates[k], 3)
+                                  for k in ("connect_four_v3", "texas_holdem_v4")},
         "raw_ratio": {k: round(rates[k] / rates["connect_four_v3_raw"], 3)
                       for k in ("naval_v0_raw", "naval_v1_raw", "hexwar_v0_raw")},
         "targets": [{"env": env, "peer": peer, "ratio": round(rates[env] / rates[peer], 3), "target": target,
                      "met": rates[env] / rates[peer] >= target} for env, peer, target in TARGETS],
         "naval_engine_steps_per_second": round(_engine_steps_per_second(seconds / rounds), 1),
+        "tankattack_engine_steps_per_second": round(_tankattack_engine_steps_per_second(seconds / rounds), 1),
         "seconds_per_env": seconds, "rounds": rounds,
         "python": platform.python_version(), "machine": platform.machine(),
     }
@@ -270,11 +306,16 @@ def run_bench(seconds: float = 6.0, rounds: int = 3, as_json: bool = False) -> d
     print(f"skirmish-v0 (ww2_squads, a step a decision) / connect_four_v3: "
           f"{res['skirmish_ratio']['connect_four_v3']:.2f}x")
     print(f"naval rules engine alone (no env): {res['naval_engine_steps_per_second']:,.0f} steps/s")
+    print(f"tankattack-v0 (cambrai, a step a decision) / connect_four_v3: "
+          f"{res['tankattack_ratio']['connect_four_v3']:.2f}x; trench_raid (tankattack_v0_raid): "
+          f"{res['tankattack_raid_ratio']['connect_four_v3']:.2f}x")
+    print(f"tankattack rules engine alone (cambrai, no env, no observation): "
+          f"{res['tankattack_engine_steps_per_second']:,.0f} steps/s")
     print(f"naval-v1 (factored actions, a step a decision) / connect_four_v3: "
           f"{res['naval_v1_ratio']['connect_four_v3']:.2f}x")
     print("api_floor: a do-nothing env with naval's spaces and the same wrappers (the ceiling for any env);")
     print("_raw: raw_env without PettingZoo's wrappers (the ratio compares naval_v0_raw with connect_four_v3_raw)")
-    print("issue 22's env-speed targets (env / peer, same run):")
+    print("issue 22's and issue 29's env-speed targets (env / peer, same run):")
     for t in res["targets"]:
         print(f"  {t['env']:<14} / {t['peer']:<20} {t['ratio']:.2f}x   target >= {t['target']:.1f}x   "
               f"{'met' if t['met'] else 'MISSED'}")

@@ -189,7 +189,7 @@ def encode_observation(v: TankView, seat: int | None = None) -> np.ndarray:
 
 def _encode_public(ps: PublicState, me: int) -> np.ndarray:
     """:func:`encode_observation` read straight from the view's copy of the state rather than its JSON-ready
-    ``data`` (speed); the same planes, value for value (tests/tankattack/test_env.py compares the two)."""
+    ``data`` (speed); the same planes, value for value (tests/tankattack/test_view_copy.py compares the two)."""
     board, static = _static(ps.scenario.map_rows)
     obs = static.copy()
     etype, side, cell, facing, general, timer, home = ps.etype, ps.side, ps.cell, ps.facing, ps.general, ps.timer, \

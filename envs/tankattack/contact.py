@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardwar.envs.tankattack.board import STRIDE, direction, gap, line_cells
+from cardwar.envs.tankattack.board import NUM_CELLS, STRIDE, direction, gap, line_cells
 from cardwar.envs.tankattack.elements import IMMOBILE, NO_ZOC, EType, is_aerial
 
 if TYPE_CHECKING:
@@ -64,6 +64,9 @@ def front_to_front(s: TankState, a: int, b: int) -> bool:
 
 def neighbours_on_board(s: TankState, cell: int) -> list[int]:
     """Elements in the four orthogonal neighbours of ``cell``."""
+    if 0 <= cell < NUM_CELLS:
+        grid = s.grid
+        return [y for n in s.board.steps[cell] if n is not None and (y := grid[n]) >= 0]
     out = []
     for f in range(4):
         n = s.board.step(cell, f)

@@ -129,16 +129,15 @@ def legal_facings(s: TankState, e: int, dest: int, start: int) -> tuple[int, ...
     """Facings ``e`` may end with at ``dest`` (8.3): never with its flank or rear against an enemy front
     (inside one trench every touching side is a front); the Bunker's edges are all fronts. Never ending
     touching an enemy Barrage, Gas or non-Balloon Aerial (8.3)."""
-    side = s.side[e]
+    side, grid, bunker = s.side[e], s.grid, s.board.bunker
     must: set[int] = set()
-    for f in range(4):
-        n = s.board.step(dest, f)
+    for f, n in enumerate(s.board.steps[dest]):
         if n is None:
             continue
-        if n == s.board.bunker and s.bunker_alive and side == 1:
+        if n == bunker and s.bunker_alive and side == 1:
             must.add(f)
             continue
-        y = s.grid[n]
+        y = grid[n]
         if y < 0 or y == e or s.side[y] == side:
             continue
         ty = s.etype[y]

@@ -189,15 +189,19 @@ def encode_observation(v: TankView, seat: int | None = None) -> np.ndarray:
 
 def _encode_public(ps: PublicState, me: int) -> np.ndarray:
     """:func:`encode_observation` read straight from the view's copy of the state rather than its JSON-ready
-    ``data`` (speed); the same planes, value for value (tests/tankattack/test_view_copy.py compares the two)."""
+    ``data`` (speed: every 1.0 is written in one indexed store); the same planes, value for value
+    (tests/tankattack/test_view_copy.py compares the two)."""
     board, static = _static(ps.scenario.map_rows)
     obs = static.copy()
+    flat = obs.reshape(-1)
     etype, side, cell, facing, general, timer, home = ps.etype, ps.side, ps.cell, ps.facing, ps.general, ps.timer, \
         ps.home
     flags = (ps.moved, ps.shot, ps.targeted, ps.fought, ps.suppressed, ps.wire_contact, ps.observed, ps.initiated)
     side_ap = [0, 0]
     lost_ap = [0, 0]
     reserve = [[0] * len(RESERVE_TYPES), [0] * len(RESERVE_TYPES)]
+    ones: list[int] = []  # flat indices (cell x planes + plane) of the planes set to 1.0
+    put = ones.append
     for e in range(len(cell)):
         t = etype[e]
         sd = side[e]
@@ -213,47 +217,50 @@ def _encode_public(ps: PublicState, me: int) -> np.ndarray:
                     reserve[sd][k] += 1
             continue
         mine = sd == me
-        row = obs[c]
-        row[(_OWN if mine else _ENEMY) + t] = 1.0
-        row[(_OWN_FACE if mine else _ENEMY_FACE) + facing[e]] = 1.0
+        at = c * NUM_PLANES
+        put(at + (_OWN if mine else _ENEMY) + t)
+        put(at + (_OWN_FACE if mine else _ENEMY_FACE) + facing[e])
         if general[e]:
-            row[_OWN_GEN if mine else _ENEMY_GEN] = 1.0
+            put(at + (_OWN_GEN if mine else _ENEMY_GEN))
         if timer[e] and t is EType.GAS:  # a remounted Cavalry's timer (8.8) is not shown here
-            row[_OWN_TIMER if mine else _ENEMY_TIMER] = min(timer[e] / MAX_TIMER, 1.0)
+            obs[c, _OWN_TIMER if mine else _ENEMY_TIMER] = min(timer[e] / MAX_TIMER, 1.0)
         if home[e] >= 0:
-            obs[home[e], _OWN_HOME if mine else _ENEMY_HOME] = 1.0
-        base = _OWN_FLAG if mine else _ENEMY_FLAG
+            put(home[e] * NUM_PLANES + (_OWN_HOME if mine else _ENEMY_HOME))
+        at += _OWN_FLAG if mine else _ENEMY_FLAG
         for k, f in enumerate(flags):
             if f[e]:
-                row[base + k] = 1.0
+                put(at + k)
     for c, owner in ps.wire.items():
-        obs[c, _WIRE_OWN if owner == me else _WIRE_ENEMY] = 1.0
-    if ps.bunker_alive and board.bunker is not None:
-        obs[board.bunker, _BUNKER] = 1.0
+        put(c * NUM_PLANES + (_WIRE_OWN if owner == me else _WIRE_ENEMY))
+    bunker = board.bunker
+    if ps.bunker_alive and bunker is not None:
+        put(bunker * NUM_PLANES + _BUNKER)
     p = ps.pending
 
     def mark(plane: int, e: int) -> None:
         if e == -1:  # the Bunker (BUNKER_ID) in combat
-            if board.bunker is not None:
-                obs[board.bunker, plane] = 1.0
+            if bunker is not None:
+                put(bunker * NUM_PLANES + plane)
         elif cell[e] >= 0:
-            obs[cell[e], plane] = 1.0
+            put(cell[e] * NUM_PLANES + plane)
 
-    if "element" in p:
-        mark(_PENDING_ELEMENT, p["element"])
-    if "dest" in p:
-        obs[p["dest"], _PENDING_DEST] = 1.0
-    if "shooter" in p:
-        mark(_PENDING_SHOOTER, p["shooter"])
-    if "target" in p:
-        mark(_PENDING_TARGET, p["target"])
-    for a in p.get("aids", ()):
-        mark(_PENDING_AID, a)
-    if "x" in p:
-        mark(_PENDING_COMBAT, p["x"])
+    if p:
+        if "element" in p:
+            mark(_PENDING_ELEMENT, p["element"])
+        if "dest" in p:
+            put(p["dest"] * NUM_PLANES + _PENDING_DEST)
+        if "shooter" in p:
+            mark(_PENDING_SHOOTER, p["shooter"])
+        if "target" in p:
+            mark(_PENDING_TARGET, p["target"])
+        for a in p.get("aids", ()):
+            mark(_PENDING_AID, a)
+        if "x" in p:
+            mark(_PENDING_COMBAT, p["x"])
     for pair in ps.pairs:
         for e in pair:
             mark(_COMBAT_PAIR, e)
+    flat[ones] = 1.0
     st = ps.stage
     consts = {_STAGE + _STAGE_INDEX[st]: 1.0,
               _PIPS_LEFT: min(ps.pips, 6) / 6.0, _PIPS_ROLLED: min(ps.pip_roll, 6) / 6.0,
@@ -276,9 +283,8 @@ def _encode_public(ps: PublicState, me: int) -> np.ndarray:
         for t, n in enumerate(reserve[sd]):
             if n:
                 consts[base + t] = min(n / MAX_RESERVE, 1.0)
-    for k, val in consts.items():
-        if val:
-            obs[:, k] = val
+    planes = [k for k, val in consts.items() if val]
+    obs[:, planes] = [consts[k] for k in planes]
     return obs.reshape(OBS_SHAPE)
 
 

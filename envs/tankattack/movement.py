@@ -11,7 +11,7 @@ import heapq
 import math
 from typing import TYPE_CHECKING, NamedTuple
 
-from cardwar.envs.tankattack.board import DIRS, STRIDE, Ground, cell_at, col_row, direction, going_of
+from cardwar.envs.tankattack.board import NUM_CELLS, direction
 from cardwar.envs.tankattack.contact import (
     BUNKER_ID, adjacent4, command_distance_penalty, front_touches, in_front_contact, same_trench, zoc_map,
 )
@@ -291,7 +291,7 @@ def _reach(s: TankState, e: int, zoc: dict[int, list[int]], extra: int) -> set[i
     no_trench = t in NO_TRENCH
     terrain_free = t in IGNORES_TERRAIN
     move = STATS[mt].move
-    code: dict[int, int] = {}
+    code = [-1] * NUM_CELLS  # per cell: code_of's answer once asked
 
     def code_of(c: int) -> int:
         """The going ``e`` enters ``c`` at, if it may enter and pass it (8.2, 8.9, 16.1-16.2); else 9."""
@@ -317,7 +317,8 @@ def _reach(s: TankState, e: int, zoc: dict[int, list[int]], extra: int) -> set[i
 
     def search(g: int, limit: int, per_cell: tuple[int, ...] | None = None) -> None:
         """Dijkstra over the cells ``e`` enters at going <= ``g``, up to ``limit`` (paces, or per-cell units)."""
-        dist = {start: 0}
+        dist = [1 << 30] * NUM_CELLS
+        dist[start] = 0
         heap = [(0, start)]
         pop, push = heapq.heappop, heapq.heappush
         while heap:
@@ -337,14 +338,17 @@ def _reach(s: TankState, e: int, zoc: dict[int, list[int]], extra: int) -> set[i
             else:
                 cz = None
             for n, step, c1, c2 in near8[c]:
-                k = code[n] if n in code else code_of(n)
+                k = code[n]
+                if k < 0:
+                    k = code_of(n)
                 if k > g:
                     continue
                 nd = d + (step if per_cell is None else per_cell[2 * k + (step > 100)])
-                if nd > limit or nd >= dist.get(n, 1 << 30):
+                if nd > limit or nd >= dist[n]:
                     continue
                 if c1 >= 0:
-                    if (code[c1] if c1 in code else code_of(c1)) > g or (code[c2] if c2 in code else code_of(c2)) > g:
+                    k1, k2 = code[c1], code[c2]
+                    if (k1 if k1 >= 0 else code_of(c1)) > g or (k2 if k2 >= 0 else code_of(c2)) > g:
                         continue
                 if cz is not None:
                     # in an enemy ZOC: only straight on into front contact with the enemy casting it

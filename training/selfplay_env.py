@@ -19,10 +19,11 @@ ids                ``cardwar/NavalSelfPlay-v0`` (``game="naval"``: naval-v0's wh
                    ``cardwar/NavalStepsSelfPlay-v0`` (``game="naval", actions="steps"``: naval-v1's
                    steps; another action space, not a newer version, so it has its own name),
                    ``cardwar/HexwarSelfPlay-v0`` (``game="hexwar"``), ``cardwar/SkirmishSelfPlay-v0``
-                   (``game="skirmish"``: the squad skirmish's steps). ``cardwar/NavalSelfPlay-v1``,
+                   (``game="skirmish"``: the squad skirmish's steps), ``cardwar/TankattackSelfPlay-v0``
+                   (``game="tankattack"``: the WW1 trench game's steps). ``cardwar/NavalSelfPlay-v1``,
                    the steps form's first name, still makes ``NavalStepsSelfPlay-v0`` (with a
                    DeprecationWarning); none of the others warns.
-arguments          ``scenario`` (hexwar, skirmish: a name, a ``.yaml`` path, ``random``, ``random:train``
+arguments          ``scenario`` (hexwar, skirmish, tankattack: a name, a ``.yaml`` path, ``random``, ``random:train``
                    or ``random:test``, or a mix such as ``random:train*12,duel``), ``rules`` (rule options, see each game's RULES.md), ``opponent``,
                    ``render_mode``, ``actions`` (``moves``, or ``steps`` for naval-v1)
 observation space  naval: ``Box(0, 1, (587,), float32)`` (steps: ``(690,)``, with the pending step); hexwar:

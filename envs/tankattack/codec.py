@@ -62,9 +62,10 @@ def view_from_message(d: dict[str, Any], setup: Any = None, rules: Any = None) -
     return TankView(d.get("seat"), data)
 
 
-def public_setup(view: TankView) -> dict[str, Any]:
-    """``new_game``'s public set-up: the scenario (map, turn limit and both armies: nothing is hidden)."""
-    return {"scenario": view.data["scenario"]}
+def public_setup(view: Any) -> dict[str, Any]:
+    """``new_game``'s public set-up: the scenario (map, turn limit and both armies: nothing is hidden), from
+    a view or from the state itself (the server's map)."""
+    return {"scenario": view.data["scenario"] if isinstance(view, TankView) else view.scenario.to_dict()}
 
 
 def encode_view(view: TankView) -> np.ndarray:

@@ -11,16 +11,14 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
 import cardwar.training  # noqa: F401 - registers the ids
-from cardwar.envs import hexwar_v0, naval_v0, skirmish_v0
-from cardwar.envs.hexwar.text import render_state as hexwar_text
-from cardwar.envs.naval.render import render_state as naval_text
-from cardwar.envs.skirmish.text import render_text as skirmish_text
+from cardwar import games
 from cardwar.training.selfplay_env import IDS, RENAMED, SelfPlayEnv
 
 # The render modes of the PettingZoo env each id plays (an independent source: the AEC envs' own metadata).
-AEC_MODES = {"naval": naval_v0.raw_env.metadata["render_modes"], "hexwar": hexwar_v0.raw_env.metadata["render_modes"],
-             "skirmish": skirmish_v0.raw_env.metadata["render_modes"]}
-TEXT = {"naval": naval_text, "hexwar": hexwar_text, "skirmish": skirmish_text}
+AEC_MODES = {name: games.get(name).hook("env").metadata["render_modes"] for name in games.names()}
+"""Each game's AEC env's render modes, from the game registry."""
+TEXT = {name: games.get(name).hook("render_text") for name in games.names()}
+"""Each game's own text render (the registry's ``render_text``)."""
 
 
 @pytest.mark.parametrize("env_id", list(IDS))

@@ -4,9 +4,10 @@ A group is two or more friendly elements with the same facing, orthogonally conn
 Aerial (never Barrage or Gas), and either all occupants of one trench or none in a trench. A group's whole
 move is one of (8.4):
 
-- **straight ahead**: every element the same k cells along the facing; it may end entering a trench cell
-  (the move stops there, 16.1) and its Tanks may enter enemy wire (one 100p step, 16.2), but its other
-  ground elements stop short of enemy wire;
+- **straight ahead**: every element the same k cells along the facing, at its slowest element's allowance in
+  the worst going entered (``going="per_cell"``: each element's steps priced by their own cells, 8.2); it may
+  end entering a trench cell (the move stops there, 16.1) and its Tanks may enter enemy wire (one 100p step,
+  16.2), but its other ground elements stop short of enemy wire;
 - **turn in place** to one new facing;
 - **along a trench** (16.1): occupants of one trench shift together 1 or 2 trench cells, keeping formation
   and facing, stopping in the trench-ZOC of an enemy in that trench (8.5);
@@ -22,6 +23,7 @@ an enemy and where any element enters an enemy ZOC (8.5).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
 
 from cardwar.envs.tankattack.actions import DISMOUNT, FACE, MOUNT
@@ -115,15 +117,19 @@ def group_moves(s: TankState, group: list[int]) -> dict[int, GroupMove]:
 
 
 def _straight_ahead(s: TankState, group: list[int], out: dict[int, GroupMove]) -> None:
-    """8.4: k cells along the facing at the slowest element's allowance in the worst going entered; only a
-    column enters bad going; a step into a trench cell (or a Tank's into enemy wire) ends the move (16.1-16.2);
-    the move ends at the first contact with an enemy or the first enemy ZOC entered (8.5)."""
+    """8.4: k cells along the facing at the slowest element's allowance in the worst going entered (with
+    ``going="per_cell"``: each element's steps each cost 100p x its good-going rate / its rate in the cell
+    entered, within its good-going allowance, 8.2); only a column enters bad going; a step into a trench cell
+    (or a Tank's into enemy wire) ends the move (16.1-16.2); the move ends at the first contact with an enemy or
+    the first enemy ZOC entered (8.5)."""
     f = s.facing[group[0]]
     board = s.board
     members = set(group)
     zoc = zoc_map(s, s.side[group[0]])
     column = _column(s, group, f)
     worst = Going.ROAD
+    per_cell = s.rules.going == "per_cell"
+    spent = {m: Fraction(0) for m in group}  # per_cell: the share of each element's allowance used
     pos = {m: s.cell[m] for m in group}
     k = 0
     while True:
@@ -146,7 +152,12 @@ def _straight_ahead(s: TankState, group: list[int], out: dict[int, GroupMove]) -
             return
         worst = max(worst, going)
         k += 1
-        if any((allowance(move_type(s, m), worst) or 0) < 100 * k for m in group):
+        if per_cell:
+            for m in group:
+                spent[m] += Fraction(100, allowance(move_type(s, m), cell_going(s, m, nxt[m])))
+            if any(v > 1 for v in spent.values()):
+                return
+        elif any((allowance(move_type(s, m), worst) or 0) < 100 * k for m in group):
             return
         blocked_end = False
         for m in group:

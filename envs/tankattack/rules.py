@@ -28,8 +28,8 @@ class TankAttackRulesError(ValueError):
 
 @dataclass(frozen=True)
 class TankAttackRules:
-    """Rule options (RULES.md 22). Options whose rules are not built yet are accepted but have no effect;
-    the engine's module docstring (``state.py``) lists which."""
+    """Rule options (RULES.md 22), each built: an option the engine did not play would be refused, never
+    accepted without effect."""
 
     sturm_trench_penalty: bool = False
     """13.1: Sturmtruppe take the -2 "Close Attack on Trench"."""

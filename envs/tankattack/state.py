@@ -30,8 +30,8 @@ With the option ``gas_hits_both`` a Gas also fights its own side's element its f
 ``deployment="players"`` the game opens with the set-up (5 steps 6-8, ``setup.py``: stage setup, one cell
 per element, the defender's first).
 
-The option ``going="per_cell"`` prices each step of a single element's move by its own cell (8.2,
-``movement.py``). Not built yet: ``going="per_cell"`` for a group's move (a group takes its worst going).
+The option ``going="per_cell"`` prices each step of a move by its own cell (8.2: ``movement.py`` for
+single elements, ``groups.py`` for groups).
 """
 
 from __future__ import annotations

@@ -316,3 +316,18 @@ def test_gas_against_its_own_rifles_over_36_dice():
         gas_lost += s.cell[gas] == LOST
         assert s.cell[gas] in (L("D6"), LOST)
     assert (moved, lost, gas_lost) == (9, 1, 6)
+
+
+# ---------------------------------------------------------------- 8.2 option going="per_cell" for a group
+def test_a_cavalry_column_through_one_wood_cell_per_cell_and_by_worst_going():
+    """8.2: Cavalry move 500p in good going, 200p in bad. The column C11-C12 (facing N) has a wood at C10.
+    Worst going: the whole move is at 200p once it enters the wood, so the lead reaches C10 and C9. Option
+    ``going="per_cell"``: each step costs 100p x 500 / the rate of the cell entered, within 500p: for the lead
+    250p for the wood, then 100p a cell: C10 (250), C9 (350), C8 (450), not C7 (550); the rear C12 pays
+    100 + 250 + 100 = 450 for the same three steps."""
+    rows = ["........"] * 9 + ["..W....."] + ["........"] * 2
+    for going, expected in (("worst", [L("C9"), L("C10")]), ("per_cell", [L("C8"), L("C9"), L("C10")])):
+        s = position(rows, defender=["C11 cavalry", "C12 cavalry", "A12 general"], active=0, pips=6,
+                     rules=TankAttackRules(going=going))
+        group_of(s, "C11", "C12")
+        assert [a for a in s.legal_actions() if a < FACE] == expected, going

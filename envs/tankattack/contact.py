@@ -103,8 +103,11 @@ def casts_zoc(s: TankState, e: int) -> bool:
 def zoc_map(s: TankState, side: int) -> dict[int, list[int]]:
     """Cell -> the enemies of ``side`` whose ZOC (two cells straight ahead, 8.5) covers it. Read-only: the
     last answer per side is kept on the state with the cells, facings, types and sides it was built from (speed)."""
+    d = getattr(s, "__dict__", None)
+    if d is None:  # a state-like object with slots: nowhere to keep the answer
+        return _zoc_map(s, side)
     key = (tuple(s.cell), tuple(s.facing), tuple(s.etype), tuple(s.side))
-    cache = s.__dict__.setdefault("_zoc_cache", {})
+    cache = d.setdefault("_zoc_cache", {})
     hit = cache.get(side)
     if hit is not None and hit[0] == key:
         return hit[1]

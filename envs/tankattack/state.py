@@ -493,9 +493,9 @@ class TankState:
         if st is Stage.RECOIL_CHOICE:
             return [FACE + f for f in p["dirs"]] + ([SUPPRESS] if p.get("suppress") else [])
         if st is Stage.ENTER_CELL:
-            return sorted(reserves.entry_cells(self, p["element"]))
+            return sorted(self._entry_cells(p["element"]))
         if st is Stage.ENTER_FACE:
-            return [FACE + f for f in reserves.entry_cells(self, p["element"])[p["cell"]]]
+            return [FACE + f for f in self._entry_cells(p["element"])[p["cell"]]]
         if st is Stage.SPEND_TARGET:
             return sorted(self.cell[e] for e in self._spend_targets(p["spend"]))
         if st is Stage.GROUP_ADD:
@@ -555,6 +555,17 @@ class TankState:
         if self.pips >= 1 and reserves.rally_candidates(self):
             out.append(RALLY)
         self._memo["spends"] = out
+        return out
+
+    def _entry_cells(self, e: int) -> dict[int, tuple[int, ...]]:
+        """``reserves.entry_cells(self, e)``, kept with the positions it read (elements, types, wire, the
+        Bunker): the cell and the facing decisions of one entry ask it again of the same position (speed)."""
+        key = (e, tuple(self.cell), tuple(self.etype), self.bunker_alive, tuple(self.wire.items()))
+        hit = self.__dict__.get("_entry_hit")
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        out = reserves.entry_cells(self, e)
+        self._entry_hit = (key, out)
         return out
 
     def _spend_targets(self, spend: str) -> list[int]:
@@ -832,7 +843,7 @@ class TankState:
             self.timer[e] = n + 1  # the bound of deployment does not count (L177-178)
             extra = f", for {n} bounds"
         self.events.append(f"{STATS[self.etype[e]].name} enters at {label(cell)} facing {'NESW'[facing]}{extra}")
-        queue = [x for x in self.pending.get("queue", []) if reserves.entry_cells(self, x)]
+        queue = [x for x in self.pending.get("queue", []) if self._entry_cells(x)]
         self._memo = None
         if queue:
             self.pending = {"element": queue[0], "queue": queue[1:]}

@@ -94,11 +94,10 @@ def load_model(path: str | Path, game: str, cache: bool = True) -> Any:
 
 def model_actions(model: Any, game: str) -> str | None:
     """``moves`` or ``steps`` (naval-v1): the action space ``model`` was trained on in ``game``; None if neither."""
-    from cardwar.envs import ACTION_SPACES, make_raw_env
+    from cardwar import games
+    from cardwar.envs import make_raw_env
 
-    for actions in ACTION_SPACES:
-        if actions == "steps" and game != "naval":
-            continue
+    for actions in games.get(game).action_spaces():
         env = make_raw_env(game, actions=actions)
         if (getattr(model.action_space, "n", None) == env.NUM_ACTIONS
                 and tuple(model.observation_space.shape) == tuple(env.OBS_SHAPE)):

@@ -151,9 +151,20 @@ class Game:
         """The size of the action space (the mask's length)."""
         return int(self.hook("num_actions"))
 
-    def make_env(self, scenario: Any = None, rules: dict | None = None) -> Any:
-        """The game's raw AEC env, not yet reset; ValueError for a scenario given to a game without any."""
-        make = self.hook("env")
+    def action_spaces(self) -> tuple[str, ...]:
+        """The action spaces its env comes in: ``moves`` (the ``env`` hook) first, then the variants that
+        ``extra["action_spaces"]`` names (naval's ``steps``: naval-v1, a move made in steps)."""
+        return ("moves", *self.extra.get("action_spaces", {}))
+
+    def make_env(self, scenario: Any = None, rules: dict | None = None, actions: str = "moves") -> Any:
+        """The game's raw AEC env, not yet reset, in the action space ``actions`` (:meth:`action_spaces`);
+        ValueError for a scenario given to a game without any, or an action space it does not have."""
+        if actions == "moves":
+            make = self.hook("env")
+        elif actions in self.extra.get("action_spaces", {}):
+            make = resolve(self.extra["action_spaces"][actions])
+        else:
+            raise ValueError(f"actions {actions!r}: the {self.name} game has {', '.join(self.action_spaces())}")
         if not self.has_scenarios:
             if scenario is not None:
                 raise ValueError(f"the {self.name} game has no scenarios; leave the scenario out")
@@ -302,6 +313,7 @@ register(Game(
     agents=_standard_agents("cardwar.agents.naval_heuristic:NavalHeuristic", "cardwar.agents:NAVAL_HEURISTIC_OPTIONS",
                             "cardwar.agents.naval_search:NavalSearch", "cardwar.agents:NAVAL_MCTS_OPTIONS"),
     page="naval", extra={"engine_bench_setup": {}, "play_style": "cardwar.cli.play:NAVAL_STYLE",
+                        "action_spaces": {"steps": "cardwar.envs.naval_v1:raw_env"},
                         **_search_hooks("cardwar.agents.naval_search")}))
 
 register(Game(
@@ -376,7 +388,10 @@ register(Game(
     public_setup="cardwar.envs.tankattack.codec:public_setup",
     encode_observation="cardwar.envs.tankattack.codec:encode_view",
     resample_hidden="cardwar.envs.tankattack.infostate:resample_hidden",
-    agents={"random": AgentEntry("cardwar.agents:RandomAgent", (), takes_game=True), "rllib": RLLIB_AGENT},
+    agents={"random": AgentEntry("cardwar.agents:RandomAgent", (), takes_game=True), "rllib": RLLIB_AGENT,
+            "mcts": AgentEntry("cardwar.agents.tankattack_search:TankSearch", "cardwar.agents.tankattack_search:OPTIONS",
+                               summary="Monte Carlo tree search with the dice as chance nodes (nothing else is "
+                                       "hidden)")},
     extra={"engine_bench_setup": {"scenario": "trench_raid"}}))
 
 # ---------------------------------------------------------------------------- installed plug-ins

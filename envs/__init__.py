@@ -31,32 +31,18 @@ if _register is not None:
 
 
 ACTION_SPACES = ("moves", "steps")
-"""``moves``: one action a move (naval-v0, hexwar-v0); ``steps``: naval-v1's factored steps (naval only)."""
+"""The action spaces an env may come in: ``moves`` (one action a move, every game) and ``steps`` (a move made in
+steps, for a game whose registry entry lists it in ``extra["action_spaces"]``: naval-v1)."""
 
 
 def make_raw_env(game: str, scenario: str | None = None, rules: dict | None = None, actions: str = "moves"):
-    """The raw AEC env of ``game`` (any game of the registry, ``cardwar.games``; ``scenario`` for a game that
-    has scenarios).
-
-    ``actions="steps"`` gives naval-v1 (a move made in steps) instead of naval-v0."""
-    if actions not in ACTION_SPACES or (actions == "steps" and game != "naval"):
-        raise ValueError(f"actions {actions!r}: use 'moves', or 'steps' for naval (naval-v1)")
-    if game == "naval":
-        if actions == "steps":
-            from cardwar.envs import naval_v1
-
-            return naval_v1.raw_env(rules=rules)
-        from cardwar.envs import naval_v0
-
-        return naval_v0.raw_env(rules=rules)
-    if game == "hexwar":
-        from cardwar.envs import hexwar_v0
-
-        return hexwar_v0.raw_env(scenario=scenario or hexwar_v0.DEFAULT_SCENARIO, rules=rules)
-    if game == "skirmish":
-        from cardwar.envs import skirmish_v0
-
-        return skirmish_v0.raw_env(scenario=scenario or skirmish_v0.DEFAULT_SCENARIO, rules=rules)
+    """The raw AEC env of ``game``, any game of the registry (:mod:`cardwar.games`), through its entry:
+    ``scenario`` for a game that has scenarios (ignored by one without), ``actions`` one of the entry's action spaces
+    (``Game.action_spaces()``: ``"steps"`` gives naval-v1 instead of naval-v0). An unknown game is
+    ``UnknownGame`` (a ValueError naming the games)."""
     from cardwar import games
 
-    return games.get(game).make_env(scenario, rules)  # any other registered game; UnknownGame names them
+    if actions not in ACTION_SPACES:
+        raise ValueError(f"actions {actions!r}: use one of {', '.join(ACTION_SPACES)}")
+    entry = games.get(game)
+    return entry.make_env(scenario if entry.has_scenarios else None, rules, actions)

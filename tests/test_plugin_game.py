@@ -277,3 +277,67 @@ def test_an_installed_package_s_game_is_found_by_its_entry_point_and_a_broken_on
         assert games.get("pile") is PILE_GAME and games.names()[:3] == ("naval", "hexwar", "skirmish")
     finally:
         games.unregister("pile")
+
+
+def test_it_trains_through_the_registry_with_cardwar_train(pile_game: games.Game, tmp_path: Path) -> None:
+    """``cardwar train pile --config`` with nothing but the registry entry (issue 30 item 4): the self-play env,
+    the opponents (the game's own heuristic, random, snapshots) and the evaluation all come from the entry. The
+    trained model then plays whole games through SelfPlayEnv, and its every move is legal."""
+    import yaml
+    from sb3_contrib import MaskablePPO
+
+    from cardwar.training import SelfPlayEnv
+    from cardwar.training.trainer import latest_checkpoint
+
+    config = {"game": "pile", "name": "tiny", "seed": 3, "total_steps": 128, "checkpoint_every": 64,
+              "env": {"n_envs": 2, "vec_env": "dummy"}, "policy": {"features": "mlp", "net_arch": [16]},
+              "ppo": {"n_steps": 32, "batch_size": 64, "n_epochs": 1},
+              "opponents": {"snapshot_every": 64, "max_snapshots": 2,
+                            "schedule": [{"from_step": 0, "mix": {"heuristic": 0.5, "random": 0.5}},
+                                         {"from_step": 64, "mix": {"snapshots": 0.5, "random": 0.5}}]},
+              "eval": {"every": 64, "games": 2, "opponents": ["random", "heuristic"]}}
+    path = tmp_path / "pile.yaml"
+    path.write_text(yaml.safe_dump(config))
+    assert main(["train", "pile", "--config", str(path), "--runs", str(tmp_path / "runs"), "--quiet"]) == 0
+    (run,) = (tmp_path / "runs").iterdir()
+    assert run.name.startswith("pile__tiny__3__")
+    checkpoint, state = latest_checkpoint(run)
+    assert state["num_timesteps"] == 128 and state["snapshots"] == ["snapshot_000000064.zip"]
+    rows = [r.split(",") for r in (run / "eval.csv").read_text().splitlines()[1:]]
+    assert sorted({(r[0], r[1]) for r in rows}) == [(s, o) for s in ("0", "128", "64") for o in ("heuristic", "random")]
+
+    model = MaskablePPO.load(run / "final.zip", device="cpu")
+    env = SelfPlayEnv("pile", opponent="heuristic")
+    for seed in range(4):
+        obs, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            mask = env.action_masks()
+            action, _ = model.predict(obs, action_masks=mask, deterministic=True)
+            assert mask[int(action)]
+            obs, reward, terminated, truncated, info = env.step(int(action))
+            done = terminated or truncated
+        assert reward in (-1.0, 1.0)  # someone takes the last counter: no draws in this game
+
+
+def test_its_self_play_env_is_a_gymnasium_id_once_registered(pile_game: games.Game) -> None:
+    import gymnasium
+
+    from cardwar import training
+
+    training.register()
+    env = gymnasium.make("cardwar/PileSelfPlay-v0", opponent="random")
+    obs, _ = env.reset(seed=1)
+    assert obs.shape == (2,) and env.unwrapped.action_masks().tolist() == [True, True, True]
+    env.close()
+
+
+def test_an_action_space_it_does_not_list_is_one_line(pile_game: games.Game) -> None:
+    from cardwar.envs import make_raw_env
+    from cardwar.training.config import TrainConfigError, config_from_dict
+
+    assert pile_game.action_spaces() == ("moves",) and games.get("naval").action_spaces() == ("moves", "steps")
+    with pytest.raises(ValueError, match="actions 'steps': the pile game has moves"):
+        make_raw_env("pile", actions="steps")
+    with pytest.raises(TrainConfigError, match="env.actions: 'steps': pile has moves only"):
+        config_from_dict({"game": "pile", "env": {"actions": "steps"}})

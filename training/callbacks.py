@@ -319,11 +319,14 @@ class RunCallback(BaseCallback):
 def eval_scenario(c: TrainConfig) -> str | None:
     """Where the learner is evaluated (games with scenarios): ``eval.scenario`` if set, else the held-out
     procedural maps when it trains on procedural ones (alone or in a mix), else its training scenario."""
-    if c.game == "naval":
+    from cardwar import games
+
+    entry = games.get(c.game)
+    if not entry.has_scenarios:
         return None
     if c.eval.scenario:
         return c.eval.scenario
-    train = c.env.scenario or {"hexwar": "meeting_engagement"}.get(c.game)
+    train = c.env.scenario or entry.default_scenario
     if train is None:
         return None
     return "random:test" if any(part.strip().startswith("random") for part in train.split(",")) else train

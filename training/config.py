@@ -18,17 +18,20 @@ from typing import Any
 
 import yaml
 
-GAMES = ("naval", "hexwar", "skirmish")
-"""The games ``cardwar train`` knows when the game registry (:mod:`cardwar.games`) is not there."""
-
-
 def game_names() -> tuple[str, ...]:
-    """The games a config may name: the registry's, else :data:`GAMES`."""
-    try:
-        from cardwar import games
-    except ImportError:
-        return GAMES
+    """The games a config may name: the registry's (:mod:`cardwar.games`), plug-ins included."""
+    from cardwar import games
+
     return tuple(games.names())
+
+
+def _action_spaces(game: str) -> tuple[str, ...]:
+    """The action spaces the game's registry entry lists (``Game.action_spaces``: naval's ``steps`` is naval-v1)."""
+    from cardwar import games
+
+    return games.get(game).action_spaces()
+
+
 POOL_MEMBERS = ("snapshots", "heuristic", "random")
 
 
@@ -288,9 +291,9 @@ def _check_env(c: TrainConfig) -> None:
                              "(subproc: one per env, dummy: none)")
     if c.env.actions not in ("moves", "steps"):
         _fail("env.actions", f"{c.env.actions!r} is not moves or steps")
-    if c.env.actions == "steps" and c.game != "naval":
-        _fail("env.actions", f"steps are naval-v1's; {c.game} has moves only (the skirmish's moves are already "
-                             "factored into steps)")
+    if c.env.actions not in _action_spaces(c.game):
+        _fail("env.actions", f"{c.env.actions!r}: {c.game} has {' or '.join(_action_spaces(c.game))} only (steps are "
+                             "naval-v1's; the skirmish's moves are already factored into steps)")
 
 
 def _check_policy(c: TrainConfig) -> None:

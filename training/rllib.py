@@ -186,7 +186,7 @@ class CardwarMultiAgentEnv(PettingZooEnv):
 
     def __init__(self, config: dict | None = None) -> None:
         config = dict(config or {})
-        game = config.get("game", "naval")
+        game = config.get("game") or games.names()[0]  # the first registered game when none is named
         super().__init__(make_game_env(game, train_scenario(game, config.get("scenario"))))
 
 

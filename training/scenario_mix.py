@@ -50,14 +50,9 @@ def is_mix(scenario: str | None) -> bool:
 
 def raw_env(game: str, scenario: str | None = None, rules: dict | None = None, actions: str = "moves") -> Any:
     """The raw AEC env of the registered ``game`` on one scenario (ignored by a game without scenarios);
-    ``actions="steps"`` is naval-v1's action space (:func:`cardwar.envs.make_raw_env`). An unknown game is
-    :class:`cardwar.games.UnknownGame` (a ValueError naming the games)."""
-    from cardwar import games
-
-    entry = games.get(game)
-    if actions != "moves":
-        return make_raw_env(game, scenario, rules, actions)
-    return entry.make_env(scenario if entry.has_scenarios else None, rules)
+    ``actions`` one of the entry's action spaces (:func:`cardwar.envs.make_raw_env`: ``"steps"`` is naval-v1's).
+    An unknown game is :class:`cardwar.games.UnknownGame` (a ValueError naming the games)."""
+    return make_raw_env(game, scenario, rules, actions)
 
 
 def make_env(game: str, scenario: str | None = None, rules: dict | None = None, actions: str = "moves") -> Any:

@@ -300,22 +300,23 @@ class SelfPlayEnv(gymnasium.Env):
         return obs["observation"]
 
 
-STEPS_IDS: dict[str, dict[str, str]] = {"cardwar/NavalStepsSelfPlay-v0": {"game": "naval", "actions": "steps"}}
-"""Ids of another action space of a game (naval-v1's steps), beside each game's own id."""
-
-
-def game_id(game: str) -> str:
-    """The gymnasium id of ``game``'s self-play env: ``cardwar/<Name>SelfPlay-v0`` (naval -> NavalSelfPlay-v0)."""
-    return f"cardwar/{game.capitalize()}SelfPlay-v0"
+def game_id(game: str, actions: str = "moves") -> str:
+    """The gymnasium id of ``game``'s self-play env: ``cardwar/<Name>SelfPlay-v0`` (naval -> NavalSelfPlay-v0), and
+    for another action space of its registry entry ``cardwar/<Name><Space>SelfPlay-v0`` (NavalStepsSelfPlay-v0)."""
+    space = "" if actions == "moves" else actions.capitalize()
+    return f"cardwar/{game.capitalize()}{space}SelfPlay-v0"
 
 
 def ids() -> dict[str, dict[str, str]]:
-    """The ids :func:`register` registers and the arguments each gives :class:`SelfPlayEnv`: one a game the
-    registry holds now (:func:`game_id`), and :data:`STEPS_IDS`."""
+    """The ids :func:`register` registers and the arguments each gives :class:`SelfPlayEnv`: one per game the
+    registry holds now and action space its entry lists (:func:`game_id`)."""
     from cardwar import games
 
-    found = {game_id(name): {"game": name} for name in games.names()}
-    return {**found, **STEPS_IDS}
+    found: dict[str, dict[str, str]] = {}
+    for name in games.names():
+        for actions in games.get(name).action_spaces():
+            found[game_id(name, actions)] = {"game": name} if actions == "moves" else {"game": name, "actions": actions}
+    return found
 
 
 IDS: dict[str, dict[str, str]] = ids()

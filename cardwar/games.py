@@ -389,6 +389,7 @@ register(Game(
     encode_observation="cardwar.envs.tankattack.codec:encode_view",
     resample_hidden="cardwar.envs.tankattack.infostate:resample_hidden",
     agents={"random": AgentEntry("cardwar.agents:RandomAgent", (), takes_game=True), "rllib": RLLIB_AGENT,
+            "heuristic": AgentEntry("cardwar.agents.tankattack_heuristic:TankHeuristic", ()),
             "mcts": AgentEntry("cardwar.agents.tankattack_search:TankSearch", "cardwar.agents.tankattack_search:OPTIONS",
                                summary="Monte Carlo tree search with the dice as chance nodes (nothing else is "
                                        "hidden)")},

@@ -104,6 +104,16 @@ _PER_ELEMENT = ("etype", "side", "cell", "facing", "general", "moved", "shot", "
                 "wire_contact", "observed", "initiated", "home", "timer")
 
 
+def _cost_floor(s: TankState, e: int) -> int:
+    """``base_cost(s, e)`` less its command-distance penalty (0 or 1, 7.1): ``base_cost`` is this or one more."""
+    t = s.etype[e]
+    if t is EType.GAS:
+        return 1
+    cost = 2 if t is EType.TANK or is_aerial(t) else 1
+    g = s.general_of[s.side[e]]
+    return cost + 1 if g < 0 or s.cell[g] < 0 else cost
+
+
 class TankState:
     """A whole game of Tank Attack. Seat 0 is the defender (moves first), seat 1 the attacker (RULES.md 5)."""
 
@@ -280,8 +290,8 @@ class TankState:
         key = ("has", e)
         if key in memo:
             return memo[key]
-        if base_cost(self, e) > self.pips:
-            has = False
+        if _cost_floor(self, e) >= self.pips and base_cost(self, e) > self.pips:  # the floor: base_cost less
+            has = False  # its 0-or-1 command-distance penalty, so that the sight test runs only when it decides
         else:
             turn = may_turn_in_place(self, e, self._zoc(self.side[e]))
             has = turn if turn is not None else bool(self._options(e))
@@ -289,7 +299,17 @@ class TankState:
         return has
 
     def _selectable(self) -> list[int]:
-        """Own elements with a move, and any Gas: "either player may use 1 PIP to move it" (9.4)."""
+        """Own elements with a move, and any Gas: "either player may use 1 PIP to move it" (9.4). Memoised
+        until the next action (the flow asks it, then the legal actions)."""
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = {}
+        hit = memo.get("selectable")
+        if hit is None:
+            hit = memo["selectable"] = self._selectable_now()
+        return hit
+
+    def _selectable_now(self) -> list[int]:
         return [e for e in range(len(self.cell)) if (self.side[e] == self.active or self.etype[e] is EType.GAS)
                 and self.cell[e] >= 0 and (self._has_move(e) or self._remount(e))]
 
@@ -358,8 +378,16 @@ class TankState:
         return [t for t in self._in_range(sh) if self.legal_target(sh, t)]
 
     def _shooters(self) -> list[int]:
-        return [e for e in range(len(self.cell)) if self._may_shoot(e)
-                and any(self.legal_target(e, t) for t in self._in_range(e))]
+        """The elements that may shoot at something now (11.1-11.2), memoised until the next action (the
+        flow asks it, then the legal actions)."""
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = {}
+        hit = memo.get("shooters")
+        if hit is None:
+            hit = memo["shooters"] = [e for e in range(len(self.cell)) if self._may_shoot(e)
+                                      and any(self.legal_target(e, t) for t in self._in_range(e))]
+        return hit
 
     def _aid_candidates(self) -> list[int]:
         p = self.pending

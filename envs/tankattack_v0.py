@@ -86,7 +86,7 @@ from cardwar.envs.doc_pages import fill, id_range, markdown_table
 from cardwar.envs.tankattack import (
     NUM_ACTIONS, Scenario, TankAttackRules, TankIllegalActionError, TankState, action_to_string, load_scenario,
 )
-from cardwar.envs.tankattack.observation import NUM_PLANES, OBS_SHAPE, PLANE_TABLE, encode_observation
+from cardwar.envs.tankattack.observation import NUM_PLANES, OBS_SHAPE, PLANE_TABLE, encode_state
 from cardwar.envs.tankattack.text import render_state
 from cardwar.envs.turn_based_env import AEC_LOOP, ScenarioEnv, standard_wrappers
 
@@ -153,7 +153,9 @@ class raw_env(ScenarioEnv, EzPickle):  # noqa: N801 (PettingZoo naming)
         return TankState.new_game(scenario, self.config, game_seed)
 
     def _encode(self, seat: int) -> np.ndarray:
-        return encode_observation(self.game.information_view(seat))
+        """The seat's observation: ``encode_observation(self.game.information_view(seat))``, read without
+        copying the view (the same public fields; tests/tankattack/test_view_copy.py compares them)."""
+        return encode_state(self.game, seat)
 
     def _render_text(self, viewer: int | str | None) -> str:
         return render_state(self.game, viewer)

@@ -359,16 +359,23 @@ class TankState:
             return False
         return True
 
-    def _in_range(self, sh: int) -> list[int]:
+    def _on_board_by_side(self) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
+        """Each side's elements on the battlefield as (id, column, row), ascending ids."""
+        out: tuple[list, list] = ([], [])
+        for t, (b, sd) in enumerate(zip(self.cell, self.side)):
+            if b >= 0:
+                out[sd].append((t, b % 16, b // 16))
+        return out
+
+    def _in_range(self, sh: int, by_side: tuple | None = None) -> list[int]:
         """The enemies on the battlefield within ``sh``'s range, ascending: :meth:`legal_target`'s cheapest
-        necessary tests, so that it runs only on these (speed)."""
+        necessary tests, so that it runs only on these (speed). ``by_side``: :meth:`_on_board_by_side` if the
+        caller has it."""
         a, side, r = self.cell[sh], self.side[sh], STATS[self.etype[sh]].range
         ac, ar = a % 16, a // 16
         out = []
-        for t, b in enumerate(self.cell):
-            if b < 0 or self.side[t] == side:
-                continue
-            x, y = abs(b % 16 - ac) - 1, abs(b // 16 - ar) - 1  # board.gap, inline
+        for t, bc, br in (by_side or self._on_board_by_side())[1 - side]:
+            x, y = abs(bc - ac) - 1, abs(br - ar) - 1  # board.gap, inline
             x, y = (x if x > 0 else 0), (y if y > 0 else 0)
             if (100 * x + 50 * y if x >= y else 100 * y + 50 * x) <= r:
                 out.append(t)
@@ -385,8 +392,9 @@ class TankState:
             memo = self._memo = {}
         hit = memo.get("shooters")
         if hit is None:
+            by_side = self._on_board_by_side()
             hit = memo["shooters"] = [e for e in range(len(self.cell)) if self._may_shoot(e)
-                                      and any(self.legal_target(e, t) for t in self._in_range(e))]
+                                      and any(self.legal_target(e, t) for t in self._in_range(e, by_side))]
         return hit
 
     def _aid_candidates(self) -> list[int]:
@@ -495,7 +503,7 @@ class TankState:
         if st is Stage.MOVE_DEST:
             e = p["element"]
             opts = self._options(e)
-            grp = [GROUP] if groups.groupable(self, e) and groups.joinable(self, [e]) else []
+            grp = [GROUP] if groups.groupable(self, e) and groups.joinable(self, [e], first=True) else []
             return sorted(opts) + sorted(grp + self._remount(e)
                                          + ([RAID] if reserves.raid_reaches(self, e, opts) else []))
         if st is Stage.MOVE_FACE:

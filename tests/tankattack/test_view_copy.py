@@ -1,5 +1,6 @@
 """A view taken of a state keeps a copy of it and builds its JSON-ready ``data`` only when read; the
-observation read from the copy is the one read from ``data`` (RULES.md 18: both are the state less the dice)."""
+observation read from the copy, and the env's read straight from the state, are the one read from ``data``
+(RULES.md 18: all are the state less the dice)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from cardwar.envs.tankattack import TankAttackRules, TankState, TankView, load_scenario
 from cardwar.envs.tankattack.generator import generate_scenario
-from cardwar.envs.tankattack.observation import encode_observation
+from cardwar.envs.tankattack.observation import encode_observation, encode_state
 
 
 def _games():
@@ -28,6 +29,7 @@ def test_copy_and_data_give_the_same_observation(k):
             from_data = TankView(seat, v.data)
             assert from_data.public is None and from_data == v
             assert np.array_equal(encode_observation(v), encode_observation(from_data))
+            assert np.array_equal(encode_state(s, seat), encode_observation(from_data))  # the env's read
         d = s.to_dict()
         del d["rng"]
         assert s.information_view(0).data == d

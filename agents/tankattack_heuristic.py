@@ -330,6 +330,12 @@ class TankHeuristic:
                 w = 0.35
             d = dist[c] if dist[c] < 99 else 30
             score -= w * d
+            # face the way on: a group moves, and an element held at wire crosses, straight ahead (8.4, 16.2)
+            n = s.board.step(c, s.facing[e])
+            if n is not None and dist[n] < d:
+                score += 0.4 * w
+            elif n is None or dist[n] > d:
+                score -= 0.2 * w
         elif side == DEFENDER and not is_aerial(t) and t not in (EType.GAS, EType.BARRAGE):
             score += self._defender_stand(s, e)
         if t in (EType.GAS, EType.BARRAGE):
@@ -358,17 +364,25 @@ class TankHeuristic:
                 far = sum(1 for fc in friends if gap(c, fc) > 1100)
                 score -= 0.6 * far
         # enemy fire at the new place (a small penalty: guns shoot in both bounds)
-        if not is_aerial(t) and t is not EType.TANK:
-            score -= 0.15 * self._exposure(s, e)
+        if not is_aerial(t) and not self._front_enemies(s, e) and not self._threats(s, e):
+            score -= self._exposure(s, e)
         return sign * score
 
-    def _exposure(self, s: TankState, e: int) -> int:
-        n = 0
-        for y in range(len(s.cell)):
-            if s.cell[y] >= 0 and s.side[y] != s.side[e] and STATS[s.etype[y]].range > 0 and not s.suppressed[y]:
+    def _exposure(self, s: TankState, e: int) -> float:
+        """Expected AP ``e`` loses to the enemy shots that can reach it where it stands (11.2, 14): Rifles and
+        MGs shoot in both bounds (11.1)."""
+        loss = 0.0
+        targeted = s.targeted[e]
+        s.targeted[e] = False
+        try:
+            for y in range(len(s.cell)):
+                if s.cell[y] < 0 or s.side[y] == s.side[e] or STATS[s.etype[y]].range == 0 or s.suppressed[y]:
+                    continue
                 if gap(s.cell[y], s.cell[e]) <= STATS[s.etype[y]].range and s.legal_target(y, e):
-                    n += 1 + (s.etype[y] is EType.MG and s.etype[e] in RIFLE_LIKE)
-        return n
+                    loss += self._fight_value(s, y, e, False, close=False)
+        finally:
+            s.targeted[e] = targeted
+        return loss
 
     def _defender_stand(self, s: TankState, e: int) -> float:
         """The defender's liking for a cell: a trench cell facing the enemy, and round the Bunker when the

@@ -116,17 +116,26 @@ def zoc_map(s: TankState, side: int) -> dict[int, list[int]]:
     return out
 
 
+_CASTS_NO_ZOC = frozenset(t for t in EType if is_aerial(t)) | NO_ZOC
+"""The types that :func:`casts_zoc` rules out."""
+
+
 def _zoc_map(s: TankState, side: int) -> dict[int, list[int]]:
     out: dict[int, list[int]] = {}
-    for e in range(len(s.cell)):
-        if s.side[e] == side or not casts_zoc(s, e):
+    steps, sides, etype, facing = s.board.steps, s.side, s.etype, s.facing
+    for e, c in enumerate(s.cell):
+        if c < 0 or sides[e] == side or etype[e] in _CASTS_NO_ZOC:  # casts_zoc, inline (speed)
             continue
-        c = s.cell[e]
+        f = facing[e]
         for _ in range(2):
-            c = s.board.step(c, s.facing[e])
+            c = steps[c][f]
             if c is None:
                 break
-            out.setdefault(c, []).append(e)
+            hit = out.get(c)
+            if hit is None:
+                out[c] = [e]
+            else:
+                hit.append(e)
     return out
 
 

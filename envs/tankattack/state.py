@@ -50,14 +50,14 @@ from cardwar.envs.tankattack.contact import (
     neighbours_on_board, occupies_trench, sees, zoc_map,
 )
 from cardwar.envs.tankattack.elements import (
-    ARTILLERY, MORTARS, STATS, EType, Going, is_aerial,
+    ARTILLERY, IMMOBILE, MORTARS, STATS, EType, Going, is_aerial,
 )
 from cardwar.envs.tankattack.fight import (
     LOST, attacked_from_outside, close_total, contact_bad_going, flee_plan, good_going_for_rows, observed, opposite,
     recoil_plan, shooting_totals,
 )
 from cardwar.envs.tankattack.movement import (
-    MoveOption, base_cost, enemy_wire, may_remount, may_turn_in_place, move_options,
+    SUPPRESSED_STAY, MoveOption, base_cost, enemy_wire, may_remount, may_turn_in_place, move_options,
 )
 from cardwar.envs.tankattack.outcomes import BUNKER, Fight, Outcome, Result, compare, outcome
 from cardwar.envs.tankattack.rules import TankAttackRules
@@ -290,7 +290,10 @@ class TankState:
         key = ("has", e)
         if key in memo:
             return memo[key]
-        if _cost_floor(self, e) >= self.pips and base_cost(self, e) > self.pips:  # the floor: base_cost less
+        t = self.etype[e]
+        if self.cell[e] < 0 or self.moved[e] or t in IMMOBILE or (self.suppressed[e] and t in SUPPRESSED_STAY):
+            has = False  # may_turn_in_place's and the search's first tests (8.1), before any cost
+        elif _cost_floor(self, e) >= self.pips and base_cost(self, e) > self.pips:  # the floor: base_cost less
             has = False  # its 0-or-1 command-distance penalty, so that the sight test runs only when it decides
         else:
             turn = may_turn_in_place(self, e, self._zoc(self.side[e]))

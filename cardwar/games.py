@@ -253,7 +253,10 @@ def names() -> tuple[str, ...]:
 
 
 def get(name: Any) -> Game:
-    """The game ``name``; :class:`UnknownGame` (one line, the closest name, the list) otherwise."""
+    """The game ``name``; :class:`UnknownGame` (one line, the closest name, the list) otherwise. An entry is
+    returned as it is, so a layer that resolved the name once passes the entry on to any that takes a name."""
+    if isinstance(name, Game):
+        return name
     game = _REGISTRY.get(name) if isinstance(name, str) else None
     if game is None:
         close = difflib.get_close_matches(str(name), list(_REGISTRY), n=1)
@@ -313,6 +316,7 @@ register(Game(
     agents=_standard_agents("cardwar.agents.naval_heuristic:NavalHeuristic", "cardwar.agents:NAVAL_HEURISTIC_OPTIONS",
                             "cardwar.agents.naval_search:NavalSearch", "cardwar.agents:NAVAL_MCTS_OPTIONS"),
     page="naval", extra={"engine_bench_setup": {}, "play_style": "cardwar.cli.play:NAVAL_STYLE",
+                        "move_steps": "cardwar.envs.naval.page:move_steps",
                         "action_spaces": {"steps": "cardwar.envs.naval_v1:raw_env"},
                         **_search_hooks("cardwar.agents.naval_search")}))
 
@@ -337,6 +341,8 @@ register(Game(
                             "cardwar.agents.hexwar_search:HexSearch", "cardwar.agents:HEX_MCTS_OPTIONS"),
     page="hexwar", extra={"engine_bench_setup": {"scenario": "random", "rules": {"hidden_units": True}},
                         "play_style": "cardwar.cli.play:HEXWAR_STYLE", "rllib_network": "hex",
+                        "move_steps": "cardwar.envs.hexwar.page:move_steps",
+                        "page_map": "cardwar.envs.hexwar.page:page_map",
                         **_search_hooks("cardwar.agents.hexwar_search")}))
 
 register(Game(
@@ -365,6 +371,7 @@ register(Game(
                             "cardwar.agents.skirmish_heuristic:OPTIONS",
                             "cardwar.agents.skirmish_search:SkirmishSearch", "cardwar.agents.skirmish_search:OPTIONS"),
     page="skirmish", extra={"engine_bench_setup": {"scenario": "duel"}, "play_style": "cardwar.cli.play:SKIRMISH_STYLE",
+                          "move_steps": "cardwar.envs.skirmish.page:move_steps",
                           **_search_hooks("cardwar.agents.skirmish_search", state_from_view=False,
                                          max_game_length=False)}))
 
@@ -393,7 +400,9 @@ register(Game(
             "mcts": AgentEntry("cardwar.agents.tankattack_search:TankSearch", "cardwar.agents.tankattack_search:OPTIONS",
                                summary="Monte Carlo tree search with the dice as chance nodes (nothing else is "
                                        "hidden)")},
-    extra={"engine_bench_setup": {"scenario": "trench_raid"}}))
+    extra={"engine_bench_setup": {"scenario": "trench_raid"}, "explicit_chance": "cardwar.envs.tankattack.chance",
+           "perfect_information": True,
+           **_search_hooks("cardwar.agents.tankattack_search", max_game_length=False)}))
 
 # ---------------------------------------------------------------------------- installed plug-ins
 ENTRY_POINT_GROUP = "cardwar.games"

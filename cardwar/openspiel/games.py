@@ -18,7 +18,13 @@ parameter per rule option, named and typed as the game's rules class has them (`
 Chance is **sampled-stochastic**: the engine deals and rolls from its own Generator. Each
 :meth:`CardwarGame.new_initial_state` takes the next game of the registry env's own stream:
 ``reset(seed=s)`` for the first, unseeded resets after it, so the bridge with ``seed=s`` deals the
-env's games of ``reset(seed=s)``.
+env's games of ``reset(seed=s)``. A game whose registry entry names an ``explicit_chance`` module in its
+``extra`` (Tank Attack's dice, ``cardwar.envs.tankattack.chance``) is **explicit-stochastic** instead: after
+a decision that rolls, the state is a chance node (``CHANCE``), one per die, whose outcomes (action ``k`` is
+the face ``k + 1``) and probabilities are the module's, so OpenSpiel's own MCTS and AlphaZero search the
+dice as chance. Such a module gives ``Step(state, action)`` (``needs_die``, ``with_die(face)``, ``after``),
+``FACES``, ``FACE_PROBABILITY`` and ``chance_free(state)``. With ``perfect_information`` in ``extra`` too
+(nothing hidden but the future, which chance nodes now carry) the game is a perfect-information game.
 
 The information state is the seat's information view: everything the engine lets that seat
 know now. It is not a perfect-recall history (hexwar forgets where an enemy it no longer sees
@@ -87,10 +93,13 @@ class _EngineBox:
     new initial state it replaces never dealt (its engine is made on first use), so cloning draws
     nothing from the game's seed stream."""
 
-    __slots__ = ("game", "engine")
+    __slots__ = ("game", "engine", "pending")
 
-    def __init__(self, game: CardwarGame, engine: Any = None) -> None:
+    def __init__(self, game: CardwarGame, engine: Any = None, pending: Any = None) -> None:
         self.game, self.engine = game, engine
+        self.pending = pending
+        """An explicit-chance game's decision whose dice are still being chosen (a ``Step``; never mutated,
+        so clones share it)."""
 
     def get(self) -> Any:
         """The engine, dealt now from the game's seed stream if it was not yet."""
@@ -99,7 +108,7 @@ class _EngineBox:
         return self.engine
 
     def __deepcopy__(self, memo: dict) -> _EngineBox:
-        return _EngineBox(self.game, self.get().clone())
+        return _EngineBox(self.game, self.get().clone(), self.pending)
 
 
 class CardwarState(pyspiel.State):
@@ -120,24 +129,51 @@ class CardwarState(pyspiel.State):
         return self._box.game.cardwar
 
     def current_player(self) -> int:
-        """The seat to move, or TERMINAL (chance is sampled inside the engine: never CHANCE)."""
+        """The seat to move, CHANCE while an explicit-chance game's dice are chosen, or TERMINAL (a
+        sampled-stochastic game's chance is inside the engine: never CHANCE)."""
+        if self._box.pending is not None:
+            return pyspiel.PlayerId.CHANCE
         return pyspiel.PlayerId.TERMINAL if self.engine.is_terminal() else int(self.engine.current_player)
 
     def _legal_actions(self, player: int) -> list[int]:
-        """The env's action ids, ascending (the engine's ``legal_actions``)."""
+        """The env's action ids, ascending (the engine's ``legal_actions``); at a chance node its outcomes."""
         if player != self.current_player():
             return []
+        if player == pyspiel.PlayerId.CHANCE:
+            return list(range(len(self._box.game.chance.FACES)))
         return sorted(int(a) for a in self.engine.legal_actions())
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node: each face of the die (action ``k`` is ``FACES[k]``) with its probability."""
+        chance = self._box.game.chance
+        if self._box.pending is None:
+            return []
+        return [(k, float(chance.FACE_PROBABILITY)) for k in range(len(chance.FACES))]
+
     def _apply_action(self, action: int) -> None:
-        self.engine.apply_action(int(action), validate=True)
+        chance, box = self._box.game.chance, self._box
+        if chance is None:
+            self.engine.apply_action(int(action), validate=True)
+            return
+        if box.pending is not None:
+            step = box.pending.with_die(chance.FACES[int(action)])
+        else:
+            if int(action) not in self.engine.legal_actions():
+                raise ValueError(f"{self.cardwar.to_string(int(action))} is not legal here")
+            step = chance.Step(self.engine, int(action))
+        if step.needs_die:
+            box.pending = step
+        else:
+            box.engine, box.pending = step.after, None
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"die {self._box.game.chance.FACES[int(action)]}"
         return self.cardwar.to_string(int(action))
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return bool(self.engine.is_terminal())
+        return self._box.pending is None and bool(self.engine.is_terminal())
 
     def returns(self) -> list[float]:
         """+1 / -1 to the winner / loser, 0 each for a draw or an unfinished game."""
@@ -149,7 +185,9 @@ class CardwarState(pyspiel.State):
         floats in [0, 1)). This state is not changed."""
         seed = int(probability_sampler() * 2**53) ^ (int(probability_sampler() * 2**53) << 11)
         rng = np.random.default_rng(seed)
-        return CardwarState(self._box.game, self.cardwar.resample(self.engine, int(player_id), rng))
+        sample = CardwarState(self._box.game, self.cardwar.resample(self.engine, int(player_id), rng))
+        sample._box.pending = self._box.pending
+        return sample
 
     def __str__(self) -> str:
         """Debug text: the spectator's view (nothing hidden is printed)."""
@@ -186,8 +224,11 @@ class CardwarGame(pyspiel.Game):
         self.spectator_tensor = _encodes_spectators(g, probe.game)
         """Whether the game's encoder takes a spectator's view (seat None): the public observer needs it."""
         self.obs_shape = tuple(space.shape)
+        self.chance = _explicit_chance(g)
+        """The game's explicit-chance module (see the module docstring), or None: chance sampled inside."""
         info = pyspiel.GameInfo(
-            num_distinct_actions=g.actions(), max_chance_outcomes=0, num_players=len(g.seats),
+            num_distinct_actions=g.actions(),
+            max_chance_outcomes=0 if self.chance is None else len(self.chance.FACES), num_players=len(g.seats),
             min_utility=-1.0, max_utility=1.0, utility_sum=0.0, max_game_length=length)
         super().__init__(self.game_type, info, params)
         self.params, self.scenario, self.rules = full, scenario, rules
@@ -202,7 +243,7 @@ class CardwarGame(pyspiel.Game):
         """The env's next game: ``reset(seed=s)`` the first time, unseeded resets after it."""
         self.env.reset(seed=self._next_seed)
         self._next_seed = None
-        return self.env.game
+        return self.env.game if self.chance is None else self.chance.chance_free(self.env.game)
 
     def state_from_engine(self, engine: Any) -> CardwarState:
         """Wrap an engine state (e.g. a determinization of a seat's view) as an OpenSpiel state."""
@@ -211,6 +252,11 @@ class CardwarGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type: Any = None, params: dict | None = None) -> ViewObserver:
         """The observer of a seat's view (see :class:`ViewObserver`)."""
         return ViewObserver(self, iig_obs_type, params)
+
+
+def _explicit_chance(g: registry.Game) -> Any:
+    ref = g.extra.get("explicit_chance")
+    return None if ref is None else registry.resolve(ref)
 
 
 def _encodes_spectators(g: registry.Game, engine: Any) -> bool:
@@ -235,11 +281,15 @@ def _parameters(g: registry.Game) -> dict[str, Any]:
 
 
 def _game_type(g: registry.Game) -> Any:
+    explicit = g.extra.get("explicit_chance") is not None
+    perfect = explicit and bool(g.extra.get("perfect_information"))
     return pyspiel.GameType(
         short_name=PREFIX + g.name, long_name=f"cardwar: {g.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if explicit
+        else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION if perfect
+        else pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=len(g.seats), min_num_players=len(g.seats),

@@ -32,8 +32,12 @@ def test_every_registered_game_is_bridged_with_its_type() -> None:
         g = pyspiel.load_game(name, {"seed": 1})
         t = g.get_type()
         assert t.short_name == name
-        assert t.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
-        assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        explicit = "explicit_chance" in registry.get(game).extra  # Tank Attack's dice
+        assert t.chance_mode == (pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if explicit
+                                 else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC)
+        assert t.information == (pyspiel.GameType.Information.PERFECT_INFORMATION
+                                 if explicit and registry.get(game).extra.get("perfect_information")
+                                 else pyspiel.GameType.Information.IMPERFECT_INFORMATION)
         assert t.utility == pyspiel.GameType.Utility.ZERO_SUM
         assert g.num_distinct_actions() == env.action_space(env.possible_agents[0]).n
         assert tuple(g.observation_tensor_shape()) == env.observation_space(env.possible_agents[0])["observation"].shape
@@ -47,7 +51,8 @@ def test_pyspiel_random_simulation(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_observations_equal_the_envs_for_the_same_play(game: str) -> None:
-    """Same seed, same moves: the bridge's tensors, legal actions and returns are the env's."""
+    """Same seed, same moves: the bridge's tensors, legal actions and returns are the env's. Where the bridge
+    has explicit chance nodes (Tank Attack's dice), each is given the die the env's engine is about to roll."""
     env = registry.get(game).make_env()
     env.reset(seed=11)
     state = games.load(game, seed=11).new_initial_state()
@@ -64,7 +69,14 @@ def test_observations_equal_the_envs_for_the_same_play(game: str) -> None:
         legal = state.legal_actions()
         assert legal == np.flatnonzero(env.observe(agent)["action_mask"]).tolist()
         action = int(rng.choice(legal))
+        peek = np.random.Generator(type(env.game.rng.bit_generator)())  # the env's next dice, in order
+        peek.bit_generator.state = env.game.rng.bit_generator.state
         state.apply_action(action)
+        while state.is_chance_node():
+            face = int(peek.integers(1, 7))
+            outcomes = dict(state.chance_outcomes())
+            assert len(outcomes) == 6 and abs(sum(outcomes.values()) - 1) < 1e-12
+            state.apply_action(face - 1)
         env.step(action)
         steps += 1
     assert all(env.terminations.values())

@@ -20,12 +20,13 @@ import numpy as np
 _RNG_SEED = 0  # the unseen cards a determinization deals never enter a reason
 
 
-def why_illegal(game: str, view: Any, action: int) -> str | None:
+def why_illegal(game: Any, view: Any, action: int) -> str | None:
     """The rule that forbids ``action`` for the seat of ``view``, or None if it is legal (or the game has
-    nothing to say): the game's ``why_illegal`` hook in the registry (:mod:`cardwar.games`)."""
+    nothing to say): the game's ``why_illegal`` hook in the registry (:mod:`cardwar.games`); ``game`` is its
+    name or its entry, resolved already."""
     from cardwar import games
 
-    g = games.get(game)
+    g = game if isinstance(game, games.Game) else games.get(game)
     return None if g.why_illegal is None else g.hook("why_illegal")(view, action)
 
 

@@ -12,8 +12,7 @@ from typing import Any
 
 from cardwar import games
 from cardwar.arena.visibility import visible_lines
-from cardwar.envs.naval.codec import HIDDEN  # noqa: F401 - the placeholder of a face-down card, re-exported
-from cardwar.record import SEATS, GameRecord, Move, RecordError, result_of
+from cardwar.record import GameRecord, Move, RecordError, result_of
 
 
 class SeatHistory(list):
@@ -26,18 +25,18 @@ class SeatHistory(list):
         self.moves: list[dict[str, str]] = []
 
 
-def seen_notation(game: str, before: Any, action: int, after: Any, viewer: int) -> str | None:
+def seen_notation(game: str | games.Game, before: Any, action: int, after: Any, viewer: int) -> str | None:
     """The notation of ``action`` (made in ``before``, leading to ``after``) as ``viewer`` may know it then;
     None where the seat is not told of the move at all (a skirmish declaration step that caused nothing public).
 
     The game's ``seen_notation`` hook decides (:mod:`cardwar.games`): naval hides face-down cards as
-    :data:`HIDDEN` (``attack H>I broadside ?``), every hex move is public as notated, and every skirmish
+    ``?`` (``attack H>I broadside ?``), every hex move is public as notated, and every skirmish
     step is hidden from the other seat, whose public events tell the rest.
     """
     return games.get(game).seen(before, action, after, viewer)
 
 
-def notation(game: str) -> tuple[Any, Any]:
+def notation(game: str | games.Game) -> tuple[Any, Any]:
     """``(action_to_string, string_to_action)`` of ``game``."""
     g = games.get(game)
     return g.hook("action_to_string"), g.hook("string_to_action")
@@ -64,8 +63,10 @@ class Table:
     def __init__(self, env: Any, game: str, seed: int, *, specs: tuple[str, str] = ("?", "?"),
                  scenario: str | None = None) -> None:
         self.env, self.game, self.seed, self.specs, self.scenario = env, game, seed, tuple(specs), scenario
-        self.to_str, self.parse = notation(game)
-        games.get(game).warm()  # e.g. naval's hand tables (0.4 s, once a process): now, not on a seat's clock
+        self.entry = games.get(game)
+        """The game's registry entry, resolved once a table: every move reads this one."""
+        self.to_str, self.parse = notation(self.entry)
+        self.entry.warm()  # e.g. naval's hand tables (0.4 s, once a process): now, not on a seat's clock
         env.reset(seed=seed)
         self.seats: list[str] = list(env.possible_agents)
         self.moves: list[Move] = []
@@ -109,13 +110,13 @@ class Table:
         if not is_legal(self.state, int(action)):
             raise ValueError(f"{self.to_str(int(action))!r} is not a legal move now")
         seat, action = self.to_move, int(action)
-        before = games.get(self.game).snapshot(self.state)  # what the notation hooks read of the position
+        before = self.entry.snapshot(self.state)  # what the notation hooks read of the position
         self.env.step(action)
         self.moves.append(Move(self.seats[seat], self.to_str(action)))
-        lines = visible_lines(self.game, before, action, self.state)
-        mover = SEATS[self.game][seat]
+        lines = visible_lines(self.entry, before, action, self.state)
+        mover = self.entry.seats[seat]
         for k in (0, 1):  # the mover sees its move in notation, and both see what it publicly caused
-            seen = seen_notation(self.game, before, action, self.state, k)
+            seen = seen_notation(self.entry, before, action, self.state, k)
             if seen is None:  # a hidden step that caused nothing public: not even its count is told
                 continue
             self.history[k].append("; ".join([self.to_str(action), *lines[1:]]) if k == seat else "; ".join(lines))
@@ -137,7 +138,7 @@ class Table:
     def record(self, *, finished: bool | None = None, result: dict | None = None, quit_by: str | None = None) -> GameRecord:
         """The game record so far (``cardwar replay`` plays it back); ``result`` overrides the rules' result
         (a forfeit or a resignation)."""
-        s, seats, g = self.state, SEATS[self.game], games.get(self.game)
+        s, seats, g = self.state, self.entry.seats, self.entry
         done = self.over if finished is None else finished
         if result is None and self.over:
             result = result_of(s, seats)

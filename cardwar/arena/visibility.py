@@ -7,7 +7,7 @@ from typing import Any
 from cardwar import games
 
 
-def visible_lines(game: str, before: Any, action: int, after: Any) -> list[str]:
+def visible_lines(game: str | games.Game, before: Any, action: int, after: Any) -> list[str]:
     """The public log lines of ``action`` (face-down cards unnamed, a hidden unit's pass not placed):
     the game's own ``narrate`` hook (:mod:`cardwar.games`)."""
     return games.get(game).hook("narrate")(before, action, after)

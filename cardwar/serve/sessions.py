@@ -23,6 +23,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from cardwar import agents, games
@@ -137,6 +138,11 @@ class Session:
     @property
     def game(self) -> str:
         return self.table.game
+
+    @cached_property
+    def entry(self) -> games.Game:
+        """The game's registry entry, resolved once a session: every view and move of it reads this one."""
+        return games.get(self.game)
 
     @property
     def human(self) -> int:
@@ -431,10 +437,10 @@ class SessionManager:
                 raise ServeError(422, str(err).splitlines()[0][:300]) from None
         else:
             action = move
-            if not 0 <= action < games.get(session.game).actions():
+            if not 0 <= action < session.entry.actions():
                 raise ServeError(422, f"move id {action} does not exist")
         if not is_legal(table.state, action):
-            reason = why_illegal(session.game, table.view(session.human), action) or _legal_hint(table)
+            reason = why_illegal(session.entry, table.view(session.human), action) or _legal_hint(table)
             raise ServeError(422, f"illegal move {table.to_str(action)!r}: {reason}")
         return action
 

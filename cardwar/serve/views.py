@@ -28,16 +28,15 @@ if TYPE_CHECKING:
 
 
 def public_map(session: Session) -> dict[str, Any] | None:
-    """The map as everyone may see it (terrain, edges, objectives; never a unit): the game's ``public_setup``
+    """The map as everyone may see it (terrain, edges, objectives; never a unit): the game's ``extra["page_map"]``
+    hook (the page's map, e.g. with the victory condition in words) if it has one, else its ``public_setup``
     hook (:mod:`cardwar.games`), given the game's state (the hook keeps only what is public), or None."""
-    g = games.get(session.game)
+    g = session.entry
+    page_map = g.extra.get("page_map")
+    if page_map is not None:
+        return games.resolve(page_map)(session.table.state)
     if g.public_setup is None:
         return None
-    if g.name == "hexwar":  # its setup is read from the public view, with the victory condition in words
-        from cardwar.envs.hexwar.scenario import victory_sentence
-
-        scenario = session.table.view(None).map
-        return {**scenario.to_dict(), "victory": victory_sentence(scenario.objectives, scenario.turns)}
     return g.setup_of(session.table.state)
 
 
@@ -54,7 +53,7 @@ def _log(session: Session, seat: int | None) -> tuple[list[str], list[str]]:
 
 def session_state(session: Session, seat: int | None) -> dict[str, Any]:
     """The session as ``seat`` sees it (None: a spectator)."""
-    table, g = session.table, games.get(session.game)
+    table, g = session.table, session.entry
     seats = g.seats
     view = g.view_dict(table.view(seat))
     to_move = table.to_move
@@ -70,7 +69,7 @@ def session_state(session: Session, seat: int | None) -> dict[str, Any]:
         "to_move": None if over or to_move is None else seats[to_move],
         "turn": table.state.turn, "scenario": _scenario_name(session), "rules": table.env.config.to_dict(),
         "view": view,
-        "legal": legal_moves(session.game, view, table.legal()) if yours else [],
+        "legal": legal_moves(g, view, table.legal()) if yours else [],
         "log": log,
         "log_seats": log_seats,
         "result": session.result(),

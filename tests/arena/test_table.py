@@ -8,7 +8,8 @@ import pickle
 import numpy as np
 import pytest
 
-from cardwar.arena.table import HIDDEN, SeatHistory, Table
+from cardwar.arena.table import SeatHistory, Table
+from cardwar.envs.naval.codec import HIDDEN
 from cardwar.envs import make_raw_env
 from cardwar.record import SEATS
 

@@ -38,7 +38,19 @@ from cardwar import games as registry
 from cardwar.arena import play_game
 from cardwar.players import make_player
 
-DEFAULT_GAMES = ("naval", "hexwar")
+
+
+def default_games(specs: list[str]) -> list[str]:
+    """The games measured when none is named: every registered game that has each agent of ``specs``."""
+    def has_all(game: str) -> bool:
+        try:
+            for spec in specs:
+                agents.check_spec(spec, game)
+        except ValueError:
+            return False
+        return True
+
+    return [game for game in registry.names() if has_all(game)]
 
 
 def setup(game: str) -> dict[str, Any]:
@@ -112,27 +124,28 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m cardwar.engine.bench", description=__doc__.split("\n")[0])
     p.add_argument("--agent", action="append", help=f"agent spec (repeatable; default {' and '.join(AGENTS)})")
     p.add_argument("--games", type=int, default=6, help="games of each game and agent (default 6)")
-    p.add_argument("--game", choices=list(registry.names()), action="append", help="only this game (repeatable)")
+    p.add_argument("--game", choices=list(registry.names()), action="append", help="only this game (repeatable; default every game that has the agents)")
     p.add_argument("--json", action="store_true", help="one JSON object a line")
     args = p.parse_args(argv)
     specs = args.agent or list(AGENTS)
+    chosen = args.game or default_games(specs)
     try:
         for spec in specs:
-            for game in args.game or DEFAULT_GAMES:
+            for game in chosen:
                 agents.check_spec(spec, game)
     except ValueError as err:
         p.exit(2, f"{p.prog}: error: {err}\n")
     start = time.perf_counter()
     if not args.json:
-        print(f"{'game':7s} {'agent':10s} {'moves':>5s} {'start s':>7s}  latency ms: {'median':>6s} {'p99':>6s} "
+        print(f"{'game':10s} {'agent':10s} {'moves':>5s} {'start s':>7s}  latency ms: {'median':>6s} {'p99':>6s} "
               f"{'max':>6s} {'1st game max':>12s} {'>50ms':>5s}   overhead ms: {'median':>6s} {'mean':>6s} {'CPU':>6s}")
-    for game in args.game or DEFAULT_GAMES:
+    for game in chosen:
         for spec in specs:
             r = measure(game, spec, args.games)
             if args.json:
                 print(json.dumps(r), flush=True)
             else:
-                print(f"{r['game']:7s} {r['agent']:10s} {r['moves']:5d} {r['start_s']:7.2f}  {'':12s}"
+                print(f"{r['game']:10s} {r['agent']:10s} {r['moves']:5d} {r['start_s']:7.2f}  {'':12s}"
                       f"{r['latency_median_ms']:6.2f} {r['latency_p99_ms']:6.2f} {r['latency_max_ms']:6.1f} "
                       f"{r['first_game_max_ms']:12.1f} {r['moves_over_50ms']:5d}   {'':13s}"
                       f"{r['overhead_median_ms']:6.3f} {r['overhead_ms']:6.3f} {r['overhead_cpu_ms']:6.3f}",

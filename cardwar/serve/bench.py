@@ -60,10 +60,14 @@ from cardwar.serve.launch import ServerProcess
 TARGET_P99_MS = 50.0
 """The target: p99 of the server's own work per move, in milliseconds."""
 
-MOVES_PER_GAME = {"naval": 25, "hexwar": 64, "skirmish": 150}
-"""About how many moves a client makes in one game against ``ppo`` (to place the restart mid-load); a game
-not listed counts as :data:`DEFAULT_MOVES`."""
 DEFAULT_MOVES = 100
+"""About how many moves a client makes in one game (to place the restart mid-load) when the game's registry
+entry does not say (``extra["moves_per_game"]``: its own figure against ``ppo``)."""
+
+
+def moves_per_game(game: str) -> int:
+    """About how many moves a client makes in one game of ``game``: its entry's ``extra["moves_per_game"]``."""
+    return int(registry.get(game).extra.get("moves_per_game", DEFAULT_MOVES))
 
 REQUEST_TIMEOUT_S = 60.0  # the first request after a start loads the model (seconds on a busy machine)
 RETRY_PAUSE_S = 0.05
@@ -352,22 +356,23 @@ def progress(load: Load, results: list[SessionResult], started: float, games_tot
 
 
 def game_list(game: str) -> list[str]:
-    """The games of ``--game``: one, ``both`` (naval and hexwar) or ``all`` (the registry's)."""
+    """The games of ``--game``: one, ``both`` (the registry's first two: naval and hexwar) or ``all`` (the
+    registry's)."""
     if game == "both":
-        return ["naval", "hexwar"]
+        return list(registry.names()[:2])
     if game == "all":
         return list(registry.names())
     return [game]
 
 
-def run_load(*, sessions: int = 50, games_per_session: int = 1, game: str = "naval", agent: str = "ppo",
+def run_load(*, sessions: int = 50, games_per_session: int = 1, game: str | None = None, agent: str = "ppo",
              restart: bool = False, seconds: float = 300.0, seed: int = 0, progress_every: float = 5.0,
              quiet: bool = False) -> dict[str, Any]:
     """Run the benchmark; the report (see :func:`format_report`); ``report["ok"]`` says whether it passed."""
-    games = game_list(game)
+    games = game_list(game or registry.names()[0])
     results = [SessionResult(i, games[i % len(games)]) for i in range(sessions)]
     games_total = sessions * games_per_session
-    expected_moves = sum(MOVES_PER_GAME.get(r.game, DEFAULT_MOVES) for r in results) * games_per_session
+    expected_moves = sum(moves_per_game(r.game) for r in results) * games_per_session
     restart_after = max(1, int(expected_moves * 0.4))
     load = Load(restart=restart)
     say = (lambda line: None) if quiet else (lambda line: print(line, file=sys.stderr, flush=True))
@@ -592,8 +597,10 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m cardwar.serve.bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--sessions", type=int, default=50, help="concurrent client sessions (default 50)")
     p.add_argument("--games-per-session", type=int, default=1, help="games each session plays in a row (default 1)")
-    p.add_argument("--game", choices=[*registry.names(), "both", "all"], default="naval",
-                   help="the game played (both: naval and hexwar sessions alternate; all: every game; default naval)")
+    first = registry.names()[0]
+    p.add_argument("--game", choices=[*registry.names(), "both", "all"], default=first,
+                   help=f"the game played (both: {' and '.join(registry.names()[:2])} sessions alternate; all: every "
+                        f"game; default {first})")
     p.add_argument("--agent", default="ppo", help="the bot the clients play against (default ppo)")
     p.add_argument("--restart", action="store_true", help="SIGKILL and restart the server in the middle of the load")
     p.add_argument("--seconds", type=float, default=300.0, help="time limit of the load (default 300)")

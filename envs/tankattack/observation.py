@@ -190,23 +190,31 @@ def encode_observation(v: TankView, seat: int | None = None) -> np.ndarray:
 def encode_state(s: TankState, seat: int | None) -> np.ndarray:
     """``encode_observation(s.information_view(seat))`` without taking the view's copy (speed, the env's
     observation): it reads the same public fields, which the state and its :class:`PublicState` name alike,
-    and never the Generator, the one thing the view leaves out (RULES.md 18)."""
-    return _encode_public(s, seat or 0)
+    and never the Generator, the one thing the view leaves out (RULES.md 18). What the elements, wire and
+    Bunker put in (:func:`_board_pieces`) is kept in the state's memo, which every action that changes them
+    clears: choosing an element or its destination changes only the decision's marks and constants."""
+    me = seat or 0
+    memo = s._memo
+    if memo is None:
+        memo = s._memo = {}
+    key = ("obs", me)
+    pieces = memo.get(key)
+    if pieces is None:
+        pieces = memo[key] = _board_pieces(s, me)
+    return _encode_public(s, me, pieces)
 
 
-def _encode_public(ps: PublicState, me: int) -> np.ndarray:
-    """:func:`encode_observation` read straight from the view's copy of the state rather than its JSON-ready
-    ``data`` (speed: every 1.0 is written in one indexed store); the same planes, value for value
-    (tests/tankattack/test_view_copy.py compares the two)."""
-    board, static = _static(ps.scenario.map_rows)
-    obs = static.copy()
-    flat = obs.reshape(-1)
+def _board_pieces(ps: PublicState, me: int) -> tuple:
+    """What the elements, the wire and the Bunker put in ``me``'s observation: the flat indices of its 1.0
+    planes, its timers as (flat index, value), each side's AP and Lost AP, and each side's reserve counts by
+    :data:`RESERVE_TYPES`. The decision's marks (pending, pairs) and the constant planes are not here."""
     etype, side, cell, facing, general, timer, home = ps.etype, ps.side, ps.cell, ps.facing, ps.general, ps.timer, \
         ps.home
     flags = (ps.moved, ps.shot, ps.targeted, ps.fought, ps.suppressed, ps.wire_contact, ps.observed, ps.initiated)
     side_ap = [0, 0]
     lost_ap = [0, 0]
     reserve = [[0] * len(RESERVE_TYPES), [0] * len(RESERVE_TYPES)]
+    timers: list[tuple[int, float]] = []
     ones: list[int] = []  # flat indices (cell x planes + plane) of the planes set to 1.0
     put = ones.append
     for e in range(len(cell)):
@@ -230,7 +238,7 @@ def _encode_public(ps: PublicState, me: int) -> np.ndarray:
         if general[e]:
             put(at + (_OWN_GEN if mine else _ENEMY_GEN))
         if timer[e] and t is EType.GAS:  # a remounted Cavalry's timer (8.8) is not shown here
-            obs[c, _OWN_TIMER if mine else _ENEMY_TIMER] = min(timer[e] / MAX_TIMER, 1.0)
+            timers.append((at + (_OWN_TIMER if mine else _ENEMY_TIMER), min(timer[e] / MAX_TIMER, 1.0)))
         if home[e] >= 0:
             put(home[e] * NUM_PLANES + (_OWN_HOME if mine else _ENEMY_HOME))
         at += _OWN_FLAG if mine else _ENEMY_FLAG
@@ -239,9 +247,27 @@ def _encode_public(ps: PublicState, me: int) -> np.ndarray:
                 put(at + k)
     for c, owner in ps.wire.items():
         put(c * NUM_PLANES + (_WIRE_OWN if owner == me else _WIRE_ENEMY))
-    bunker = board.bunker
+    bunker = _static(ps.scenario.map_rows)[0].bunker
     if ps.bunker_alive and bunker is not None:
         put(bunker * NUM_PLANES + _BUNKER)
+    return ones, timers, side_ap, lost_ap, reserve
+
+
+def _encode_public(ps: PublicState, me: int, pieces: tuple | None = None) -> np.ndarray:
+    """:func:`encode_observation` read straight from the view's copy of the state rather than its JSON-ready
+    ``data`` (speed: every 1.0 is written in one indexed store); the same planes, value for value
+    (tests/tankattack/test_view_copy.py compares the two). ``pieces``: :func:`_board_pieces` of ``ps`` and
+    ``me`` if the caller has them."""
+    board, static = _static(ps.scenario.map_rows)
+    obs = static.copy()
+    flat = obs.reshape(-1)
+    ones, timers, side_ap, lost_ap, reserve = _board_pieces(ps, me) if pieces is None else pieces
+    ones = ones[:]  # the decision's marks are added to a copy: ``pieces`` may be kept
+    put = ones.append
+    for at, val in timers:
+        flat[at] = val
+    cell, side = ps.cell, ps.side
+    bunker = board.bunker
     p = ps.pending
 
     def mark(plane: int, e: int) -> None:

@@ -395,6 +395,8 @@ register(Game(
     public_setup="cardwar.envs.tankattack.codec:public_setup",
     encode_observation="cardwar.envs.tankattack.codec:encode_view",
     resample_hidden="cardwar.envs.tankattack.infostate:resample_hidden",
+    why_illegal="cardwar.envs.tankattack.explain:why_illegal",
+    decision_note="cardwar.envs.tankattack.explain:decision_note",
     agents={"random": AgentEntry("cardwar.agents:RandomAgent", (), takes_game=True), "rllib": RLLIB_AGENT,
             "heuristic": AgentEntry("cardwar.agents.tankattack_heuristic:TankHeuristic", ()),
             "mcts": AgentEntry("cardwar.agents.tankattack_search:TankSearch", "cardwar.agents.tankattack_search:OPTIONS",

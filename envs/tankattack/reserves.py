@@ -107,12 +107,13 @@ def _near_enemy(s: TankState, side: int) -> bytearray:
     return near
 
 
-def _cells_where(s: TankState, key: str, test) -> list[int]:
-    """The map's cells (in :meth:`Board.map_cells` order) passing a test of the board alone, cached per board."""
+def _cells_where(s: TankState, key: str, test, build=None):
+    """The map's cells (in :meth:`Board.map_cells` order) passing a test of the board alone (or what ``build()``
+    gives), cached per board."""
     cache = s.board._cache
     hit = cache.get(key)
     if hit is None:
-        hit = cache[key] = [c for c in s.board.map_cells() if test(c)]
+        hit = cache[key] = build() if build is not None else [c for c in s.board.map_cells() if test(c)]
     return hit
 
 
@@ -123,10 +124,29 @@ def entry_cells(s: TankState, e: int, first: bool = False) -> dict[int, tuple[in
     t, side, board = s.etype[e], s.side[e], s.board
     out: dict[int, tuple[int, ...]] = {}
     grid, bunker = s.grid, board.bunker
+    if first:  # one clear cell is enough: test cells one by one against the enemies, no map of them
+        foes = [(c % STRIDE, c // STRIDE) for c, sd in zip(s.cell, s.side) if c >= 0 and sd != side]
+
+        def near_enemy(c: int) -> bool:
+            cc, cr = c % STRIDE, c // STRIDE
+            return any(-2 <= fc - cc <= 2 and -2 <= fr - cr <= 2 for fc, fr in foes)
+    else:
+        near_map = None
+
+        def near_enemy(c: int) -> bool:
+            nonlocal near_map
+            if near_map is None:
+                near_map = _near_enemy(s, side)
+            return near_map[c] == 1
     if t is EType.BARRAGE or t is EType.GAS:
-        near = None
         h = board.height
-        for c in board.map_cells():
+        cells = board.map_cells()
+        if first:  # any cell will do: the enemy half first, where a clear cell also qualifies
+            half = range(0, h // 2) if side == 0 else range(h - h // 2, h)
+            cells = _cells_where(s, f"enemy_half_first:{side}", None, lambda: [
+                r * STRIDE + col for r in half for col in range(board.width)] + [
+                c for c in board.map_cells() if not (half.start <= c // STRIDE < half.stop)])
+        for c in cells:
             if grid[c] >= 0 or c == bunker:
                 continue
             fixed = _fixed_targets(s, side, c)
@@ -135,9 +155,7 @@ def entry_cells(s: TankState, e: int, first: bool = False) -> dict[int, tuple[in
                 if first:
                     break
             elif (c // STRIDE < h // 2 if side == 0 else c // STRIDE >= h - h // 2):  # in_enemy_half
-                if near is None:
-                    near = _near_enemy(s, side)
-                if not near[c]:
+                if not near_enemy(c):
                     out[c] = (0, 1, 2, 3)
                     if first:
                         break
@@ -147,9 +165,9 @@ def entry_cells(s: TankState, e: int, first: bool = False) -> dict[int, tuple[in
             rows = (edge - ZONE_ROWS + 1, edge + ZONE_ROWS - 1)
         else:
             rows = (edge, edge)
-        near = _near_enemy(s, side)
-        for c in board.map_cells():
-            if rows[0] <= c // STRIDE <= rows[1] and grid[c] < 0 and c != bunker and not near[c]:
+        for c in (r * STRIDE + col for r in range(max(rows[0], 0), min(rows[1], board.height - 1) + 1)
+                  for col in range(board.width)):  # map_cells' order, those rows only
+            if grid[c] < 0 and c != bunker and not near_enemy(c):
                 out[c] = (0, 1, 2, 3)
                 if first:
                     break
@@ -159,6 +177,14 @@ def entry_cells(s: TankState, e: int, first: bool = False) -> dict[int, tuple[in
                 out[c] = (0, 1, 2, 3)
                 if first:
                     break
+    elif t is EType.MINEFIELD and first:  # any cell will do: those beside an enemy ground element
+        mines = _cells_where(s, f"mine_set:{side}", None, lambda: frozenset(
+            _cells_where(s, f"mine_cells:{side}", lambda c: mine_kind(s, side, c) is not None)))
+        for y, (cy, sy) in enumerate(zip(s.cell, s.side)):
+            if cy >= 0 and sy != side and is_ground(s.etype[y]):
+                for c in board.steps[cy]:
+                    if c is not None and c in mines and grid[c] < 0 and c != bunker:
+                        return {c: tuple(f for f in range(4) if _enemy_ground_at(s, side, board.step(c, f)))}
     elif t is EType.MINEFIELD:
         for c in _cells_where(s, f"mine_cells:{side}", lambda c: mine_kind(s, side, c) is not None):
             if grid[c] < 0 and c != bunker:
@@ -235,12 +261,16 @@ def feature(s: TankState, e: int) -> frozenset[int]:
 def entries(s: TankState) -> list[EType]:
     """The entry actions the active player can take now: something of that kind in reserve, the PIPs, and
     at least one cell to place it."""
+    first_of: dict[EType, int] = {}  # each entry kind's first reserve element (in_reserve's first, one pass)
+    for e, (c, sd) in enumerate(zip(s.cell, s.side)):
+        if c == RESERVE and sd == s.active:
+            first_of.setdefault(entry_kind(s.etype[e]), e)
     out = []
     for kind in ENTERING:
         if entry_cost(s, kind) > s.pips:
             continue
-        els = in_reserve(s, s.active, kind)
-        if els and entry_cells(s, els[0], first=True):  # every element of one kind enters by the same rule
+        e = first_of.get(kind)
+        if e is not None and entry_cells(s, e, first=True):  # every element of one kind enters by one rule
             out.append(kind)
     return out
 

@@ -315,7 +315,7 @@ register(Game(
     prepare="cardwar.envs.naval.hands:prepare_tables", resample_hidden="cardwar.envs.naval.infostate:resample_hidden",
     agents=_standard_agents("cardwar.agents.naval_heuristic:NavalHeuristic", "cardwar.agents:NAVAL_HEURISTIC_OPTIONS",
                             "cardwar.agents.naval_search:NavalSearch", "cardwar.agents:NAVAL_MCTS_OPTIONS"),
-    page="naval", extra={"engine_bench_setup": {}, "play_style": "cardwar.cli.play:NAVAL_STYLE",
+    page="naval", extra={"engine_bench_setup": {}, "play_style": "cardwar.envs.naval.play_style:style",
                         "move_steps": "cardwar.envs.naval.page:move_steps", "moves_per_game": 25,
                         "action_spaces": {"steps": "cardwar.envs.naval_v1:raw_env"},
                         **_search_hooks("cardwar.agents.naval_search")}))
@@ -340,7 +340,7 @@ register(Game(
     agents=_standard_agents("cardwar.agents.hexwar_heuristic:HexHeuristic", (),
                             "cardwar.agents.hexwar_search:HexSearch", "cardwar.agents:HEX_MCTS_OPTIONS"),
     page="hexwar", extra={"engine_bench_setup": {"scenario": "random", "rules": {"hidden_units": True}},
-                        "play_style": "cardwar.cli.play:HEXWAR_STYLE", "rllib_network": "hex",
+                        "play_style": "cardwar.envs.hexwar.play_style:style", "rllib_network": "hex",
                         "move_steps": "cardwar.envs.hexwar.page:move_steps", "moves_per_game": 64,
                         "page_map": "cardwar.envs.hexwar.page:page_map",
                         **_search_hooks("cardwar.agents.hexwar_search")}))
@@ -370,7 +370,7 @@ register(Game(
     agents=_standard_agents("cardwar.agents.skirmish_heuristic:SkirmishHeuristic",
                             "cardwar.agents.skirmish_heuristic:OPTIONS",
                             "cardwar.agents.skirmish_search:SkirmishSearch", "cardwar.agents.skirmish_search:OPTIONS"),
-    page="skirmish", extra={"engine_bench_setup": {"scenario": "duel"}, "play_style": "cardwar.cli.play:SKIRMISH_STYLE",
+    page="skirmish", extra={"engine_bench_setup": {"scenario": "duel"}, "play_style": "cardwar.envs.skirmish.play_style:style",
                           "move_steps": "cardwar.envs.skirmish.page:move_steps", "moves_per_game": 150,
                           **_search_hooks("cardwar.agents.skirmish_search", state_from_view=False,
                                          max_game_length=False)}))

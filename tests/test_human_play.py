@@ -88,7 +88,7 @@ def test_a_person_is_never_shown_a_card_they_may_not_know(monkeypatch, tmp_path,
     from cardwar import games
     from cardwar.envs.naval import NavalConfig
     from cardwar.envs.naval.cards import card_to_str
-    from cardwar.cli.play import play_naval
+    from cardwar.cli.play import play_game
 
     envs = []
     real = games.Game.make_env  # the game's env, as the registry makes it for `cardwar play`
@@ -109,8 +109,8 @@ def test_a_person_is_never_shown_a_card_they_may_not_know(monkeypatch, tmp_path,
 
     person = RandomPerson(seed, on_print=check)
     specs = ("human", "heuristic") if seat == 0 else ("heuristic", "human")
-    play_naval(NavalConfig(), seed, *specs, viewer="omniscient", out=person.out, read=person.read,
-               save=str(tmp_path / "g.json"))
+    play_game("naval", seed, *specs, "omniscient", rules=NavalConfig(), out=person.out, read=person.read,
+              save=str(tmp_path / "g.json"))
     end = final_state(GameRecord.load(tmp_path / "g.json"))
     never = {card_to_str(c) for c in range(52)} - known
     assert end.is_terminal() and len(named) > 10
@@ -123,10 +123,10 @@ def _boards(lines: list[str]) -> list[str]:
 
 def test_naval_board_is_printed_once_a_turn():
     from cardwar.envs.naval import NavalConfig
-    from cardwar.cli.play import play_naval
+    from cardwar.cli.play import play_game
 
     person = RandomPerson(3)
-    play_naval(NavalConfig(), 3, "human", "heuristic", out=person.out, read=person.read)
+    play_game("naval", 3, "human", "heuristic", rules=NavalConfig(), out=person.out, read=person.read)
     boards = _boards(person.lines)
     assert all(a != b for a, b in zip(boards, boards[1:]))  # never the same board twice in a row
     # the last board is the final position, printed once the game is over (it may carry the header of
@@ -137,10 +137,11 @@ def test_naval_board_is_printed_once_a_turn():
 
 
 def test_hex_board_is_not_printed_twice_in_a_row():
-    from cardwar.cli.play import play_hexwar
+    from cardwar.cli.play import play_game
 
     person = RandomPerson(4)
-    play_hexwar("meeting_engagement", {}, 4, "heuristic", "human", out=person.out, read=person.read)
+    play_game("hexwar", 4, "heuristic", "human", scenario="meeting_engagement", rules={}, out=person.out,
+              read=person.read)
     boards = _boards(person.lines)
     assert len(boards) > 12 and all(a != b for a, b in zip(boards, boards[1:]))
     assert person.lines[-1].startswith("Result: ")
@@ -211,7 +212,7 @@ def test_a_skirmish_player_never_reads_an_enemy_it_has_not_seen(monkeypatch):
     """Every line printed to the person names only enemy figures their side has seen (RULES.md §9.2), and their
     board carries no order of the enemy's before the reveal."""
     from cardwar import games
-    from cardwar.cli.play import play_skirmish
+    from cardwar.cli.play import play_game
 
     envs = []
     real = games.Game.make_env
@@ -229,5 +230,6 @@ def test_a_skirmish_player_never_reads_an_enemy_it_has_not_seen(monkeypatch):
         assert not any(name in text for name in never), f"{never} printed: {text!r}"
 
     person = RandomPerson(3, on_print=check)
-    result = play_skirmish("woods_and_craters", None, 2, "human", "random", out=person.out, read=person.read)
+    result = play_game("skirmish", 2, "human", "random", scenario="woods_and_craters", out=person.out,
+                       read=person.read)
     assert result["moves"] > 50 and hidden_once  # the test had something to hide

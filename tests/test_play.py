@@ -261,11 +261,11 @@ def test_play_json_includes_the_moves(capsys):
 # ------------------------------------------------------------------ the skirmish
 def _skirmish_game(tmp_path, viewer: str, seed: int = 2):
     from cardwar.arena.seeds import Dealer
-    from cardwar.cli.play import play_skirmish
+    from cardwar.cli.play import play_game
 
     out: list[str] = []
-    result = play_skirmish("duel", None, seed, "random", "random", viewer=viewer, out=out.append,
-                           save=str(tmp_path / f"{viewer}.json"), dealer=Dealer(None))
+    result = play_game("skirmish", seed, "random", "random", viewer, scenario="duel", out=out.append,
+                       save=str(tmp_path / f"{viewer}.json"), dealer=Dealer(None))
     return result, out
 
 

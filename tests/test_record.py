@@ -10,7 +10,7 @@ from cardwar import __version__
 from cardwar.arena.seeds import Dealer
 from cardwar.envs.naval import NavalConfig
 from cardwar.cli.match import play_game
-from cardwar.cli.play import play_hexwar, play_naval
+from cardwar.cli.play import play_game as play_one
 from cardwar.record import FORMAT, GameRecord, Move, RecordError, final_state, replay_states
 
 
@@ -18,12 +18,13 @@ DEALER = Dealer.fresh()  # every game here is dealt by one secret, so play, matc
 
 
 def quiet_naval(seed: int, a: str, b: str, path, read=input, rules: dict | None = None) -> dict:
-    return play_naval(NavalConfig.from_dict(rules), seed, a, b, quiet=True, out=lambda *_: None, read=read,
-                      save=str(path), dealer=DEALER)
+    return play_one("naval", seed, a, b, rules=NavalConfig.from_dict(rules), quiet=True, out=lambda *_: None,
+                    read=read, save=str(path), dealer=DEALER)
 
 
 def quiet_hex(scenario: str, rules: dict, seed: int, a: str, b: str, path) -> dict:
-    return play_hexwar(scenario, rules, seed, a, b, quiet=True, out=lambda *_: None, save=str(path), dealer=DEALER)
+    return play_one("hexwar", seed, a, b, scenario=scenario, rules=rules, quiet=True, out=lambda *_: None,
+                    save=str(path), dealer=DEALER)
 
 
 @pytest.mark.parametrize("seed, a, b", [(0, "random", "random"), (1, "heuristic", "random"),

@@ -460,7 +460,7 @@ SKIRMISH_MOVE = re.compile(r"^\s+(\d+)\. (player_[01])(?:: (.*))?$")
 
 
 def test_a_skirmish_replays_every_move_to_its_recorded_result(capsys, skirmish):
-    from cardwar.cli.play import skirmish_describe
+    from cardwar.envs.skirmish.play_style import describe as skirmish_describe
 
     rec = GameRecord.load(skirmish)
     code, out, err = cli(capsys, "replay", skirmish)

@@ -8,7 +8,7 @@ narration of every move, and collects the moves for the game record
 What it asks of a game comes from the game registry (:mod:`cardwar.games`: the env, notation,
 narration, renderers, explanations) and from the game's :class:`PlayStyle` (how a person
 sees the board, the opening lines, the result in words, when a turn starts), which the
-registry entry names as ``extra["play_style"]`` (``"cardwar.cli.play:SKIRMISH_STYLE"``);
+registry entry names as ``extra["play_style"]`` (``"cardwar.envs.mygame.play_style:style"``, next to the game);
 a game without one gets :func:`generic_style`, built from the registry alone.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from cardwar import games
 from cardwar.arena.seeds import Dealer
@@ -58,21 +58,6 @@ def _narrated_game(env: Any, players: dict[str, Any], board: Callable[[Any], str
             for line in narrate_fn(snap, action, env.game):
                 screen.out("       " + line)
     return None
-
-
-def naval_turn_starts(out: Callable[[str], None]) -> Callable[[Any], bool]:
-    """Naval: a turn's board comes with its first action (after the mulligans), saying who goes first on turn 1."""
-    seen: set[int] = set()
-
-    def naval(state: Any) -> bool:
-        if state.phase.name != "ACTION" or state.turn in seen:
-            return False
-        seen.add(state.turn)
-        if state.turn == 1:
-            out(f"Captain {'AB'[state.first_player]} goes first")
-        return True
-
-    return naval
 
 
 def fresh_turns(out: Callable[[str], None]) -> Callable[[Any], bool]:
@@ -207,156 +192,21 @@ def generic_style(game: str) -> PlayStyle:
                      describe)
 
 
+_STYLES: dict[int, tuple[Any, PlayStyle]] = {}
+
+
 def style_of(game: str) -> PlayStyle:
-    """The game's :class:`PlayStyle`: the registry's ``extra["play_style"]``, else :func:`generic_style`."""
+    """The game's :class:`PlayStyle`: the registry's ``extra["play_style"]`` (a style, or a function that builds
+    one, called once a process: ``"cardwar.envs.mygame.play_style:style"``), else :func:`generic_style`."""
     g = games.get(game)
     ref = g.extra.get("play_style")
-    return games.resolve(ref) if ref is not None else generic_style(game)
-
-
-def _naval_style() -> PlayStyle:
-    from cardwar.envs.naval.render import render_view
-    from cardwar.envs.naval.scoring import describe_result
-
-    names = ("Captain A", "Captain B")
-    return PlayStyle(
-        seat_names=names, winner_names=names, json_names=("A", "B"),
-        viewers={**COMMON_VIEWERS, "captain_a": 0, "captain_b": 1},
-        intro=lambda env, specs: [f"Hit the Deck!: Captain A = {specs[0]}, Captain B = {specs[1]}"],
-        person_view=lambda env: render_view, describe=lambda detail, winner, state: describe_result(detail, winner),
-        turn_starts=naval_turn_starts, omniscient_move_lines=True)
-
-
-def _hex_intro(env: Any, specs: tuple[str, str]) -> list[str]:
-    from cardwar.envs.hexwar.view import public_map
-
-    shown = public_map(env.scenario)  # a procedural map with hidden units does not show its generator seed
-    return [f"{shown.title}: blue = {specs[0]}, red = {specs[1]}"] + ([shown.description] if shown.description else [])
-
-
-def _hex_header(state: Any, viewer_name: str, record: Any) -> list[str]:
-    import textwrap
-
-    from cardwar.envs.hexwar.view import public_map
-
-    sc = state.scenario
-    shown = sc if viewer_name == "omniscient" else public_map(sc)  # no generator seed of a hidden-unit map
-    lines = [f"Scenario: {record.scenario or 'meeting_engagement'} - {shown.title}"]
-    if shown.description:
-        lines += textwrap.wrap(shown.description, 100, initial_indent="  ", subsequent_indent="  ")
-    return lines
-
-
-def _hex_style() -> PlayStyle:
-    from cardwar.envs.hexwar.text import describe_result
-    from cardwar.envs.hexwar.text import render_view as hex_view_text
-
-    return PlayStyle(
-        seat_names=("blue", "red"), winner_names=("Blue", "Red"), json_names=("blue", "red"),
-        viewers={**COMMON_VIEWERS, "blue": 0, "red": 1}, intro=_hex_intro,
-        person_view=lambda env: (lambda v: hex_view_text(v, env.scenario)),
-        describe=lambda detail, winner, state: describe_result(detail, winner), header=_hex_header)
-
-
-# ---------------------------------------------------------------- the skirmish
-class _SeatOnly:
-    """What a person at one seat of the skirmish has on the table: the public scenario (map, names, victory)
-    and their own information view, nothing else (RULES.md §9.2). The text render asks it for the view."""
-
-    def __init__(self, view: Any, scenario: Any) -> None:
-        self.view, self.scenario = view, scenario
-
-    def information_view(self, seat: int) -> Any:
-        if seat != self.view.seat:
-            raise ValueError("a person sees only their own side's view")
-        return self.view
-
-
-def _seat_board(view: Any, scenario: Any) -> str:
-    """A seat's skirmish board from its view alone, without the step in front (the question under the board
-    says it, :func:`cardwar.envs.skirmish.explain.decision_note`): so it is printed again only when something
-    on it has changed, not at every small step of a declaration."""
-    from cardwar.envs.skirmish.text import render_scene, scene
-
-    calm = replace(view, step=None, unit=None, partial={})
-    return render_scene(scene(_SeatOnly(calm, scenario), view.seat))
-
-
-def skirmish_person_view(env: Any) -> Callable[[Any], str]:
-    """A person's skirmish board, drawn from their view alone (RULES.md §9.2)."""
-    return lambda view: _seat_board(view, env.game.scenario)
-
-
-def skirmish_board(state: Any, viewer: Any) -> str:
-    """The printout's board: a seat's as its person sees it (:func:`_seat_board`), else the env's text render."""
-    from cardwar.envs.skirmish.text import render_text
-
-    if viewer in (0, 1):
-        return _seat_board(state.information_view(viewer), state.scenario)
-    return render_text(state, viewer)
-
-
-def skirmish_describe(detail: dict | None, winner: int | None, state: Any) -> str:
-    """The skirmish's result in words (RULES.md §10): the winner by side name, the turns, then the figures the
-    scenario's victory counts (objective points held first for an objectives scenario), then casualty points."""
-    if detail is None:
-        return "game in progress"
-    sides = tuple(state.scenario.sides) if state is not None else ("player_0", "player_1")
-    who = "A draw" if winner is None else f"{sides[winner]} (player_{winner}) win"
-    pts = detail.get("casualty_points") or [0, 0]
-    parts = [f"casualty points scored {sides[0]} {pts[0]} - {sides[1]} {pts[1]}"]
-    victory = getattr(getattr(state, "scenario", None), "victory", None)
-    if getattr(victory, "kind", None) == "objectives":
-        worth = {int(c): p for c, p in (victory.objectives or {}).items()}
-        held = [sum(worth.get(int(c), 0) for c, side in (detail.get("objective_owner") or {}).items() if side == k)
-                for k in (0, 1)]
-        parts.insert(0, f"objective points {sides[0]} {held[0]} - {sides[1]} {held[1]}")
-    return f"{who} after {detail.get('turns', '?')} turns ({', '.join(parts)})"
-
-
-def _skirmish_intro(env: Any, specs: tuple[str, str]) -> list[str]:
-    from cardwar.envs.skirmish.text import victory_text
-
-    sc = env.game.scenario
-    return [f"{sc.title or sc.name}: player_0 ({sc.sides[0]}) = {specs[0]}, player_1 ({sc.sides[1]}) = {specs[1]}",
-            f"Sequence {env.config.sequence}; victory: {victory_text(sc)}; turn limit {sc.turn_limit}"]
-
-
-def _skirmish_header(state: Any, viewer_name: str, record: Any) -> list[str]:
-    import textwrap
-
-    sc = state.scenario
-    lines = [f"Scenario: {record.scenario or sc.name} - {sc.title or sc.name} "
-             f"(player_0 {sc.sides[0]}, player_1 {sc.sides[1]})"]
-    if sc.description:
-        lines += textwrap.wrap(sc.description, 100, initial_indent="  ", subsequent_indent="  ")
-    return lines
-
-
-def _skirmish_style() -> PlayStyle:
-    seats = ("player_0", "player_1")
-    return PlayStyle(
-        seat_names=seats, winner_names=seats, json_names=seats,
-        viewers={**COMMON_VIEWERS, "player_0": 0, "player_1": 1}, intro=_skirmish_intro,
-        person_view=skirmish_person_view, describe=skirmish_describe,
-        header=_skirmish_header, omniscient_move_lines=True, board=skirmish_board)
-
-
-_STYLE_MAKERS: dict[str, Callable[[], PlayStyle]] = {
-    "NAVAL_STYLE": _naval_style, "HEXWAR_STYLE": _hex_style, "SKIRMISH_STYLE": _skirmish_style}
-_STYLES: dict[str, PlayStyle] = {}
-
-
-def __getattr__(name: str) -> PlayStyle:
-    """``NAVAL_STYLE``, ``HEXWAR_STYLE``, ``SKIRMISH_STYLE``: built on first use, so importing this module
-    imports no game."""
-    if name not in _STYLE_MAKERS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    if name not in _STYLES:
-        _STYLES[name] = _STYLE_MAKERS[name]()
-    return _STYLES[name]
-
-
+    if ref is None:
+        return generic_style(game)
+    cached = _STYLES.get(id(g))
+    if cached is None or cached[0] is not g:
+        found = games.resolve(ref)
+        cached = _STYLES[id(g)] = (g, found if isinstance(found, PlayStyle) else found())
+    return cached[1]
 
 
 # ---------------------------------------------------------------- one game, any game
@@ -460,32 +310,3 @@ def play_game(game: str, seed: int, spec_a: str, spec_b: str, viewer: Any = "spe
             out(f"Picture written to {png}")
     extra = {"scenario": s.scenario.name} if g.has_scenarios else {}
     return _summary(rec, style.json_names, s, seed, dealer, extra)
-
-
-def play_naval(config: Any, seed: int, spec_a: str, spec_b: str, viewer: str = "spectator",
-               quiet: bool = False, out: Callable[[str], None] = print, read: Callable[[str], str] = ask,
-               save: str | None = None, dealer: Dealer | None = None) -> dict:
-    """One naval game (:func:`play_game`): ``config`` is a ``NavalConfig``; a spectator sees no hand, ``A``
-    or ``B`` that captain's hand, ``omniscient`` everything and the face-down cards in the move list."""
-    return play_game("naval", seed, spec_a, spec_b, viewer, rules=config, quiet=quiet, out=out, read=read,
-                     save=save, dealer=dealer)
-
-
-def play_hexwar(scenario: str, rules: dict, seed: int, spec_blue: str, spec_red: str, viewer: str = "spectator",
-                quiet: bool = False, png: str | None = None, out: Callable[[str], None] = print,
-                read: Callable[[str], str] = ask, save: str | None = None, dealer: Dealer | None = None) -> dict:
-    """One hex game (:func:`play_game`); ``png`` writes the final map picture as the printout's viewer sees it."""
-    return play_game("hexwar", seed, spec_blue, spec_red, viewer, scenario=scenario, rules=rules, quiet=quiet,
-                     png=png, out=out, read=read, save=save, dealer=dealer)
-
-
-def play_skirmish(scenario: str | None, rules: dict | None, seed: int, spec_a: str, spec_b: str,
-                  viewer: str = "spectator", quiet: bool = False, png: str | None = None,
-                  out: Callable[[str], None] = print, read: Callable[[str], str] = ask, save: str | None = None,
-                  dealer: Dealer | None = None) -> dict:
-    """One skirmish (:func:`play_game`): ``scenario`` a shipped name, a YAML path or ``random`` (default
-    ``ww2_squads``), ``rules`` a dict of options (RULES.md §12) over the scenario's suggestions. A person types
-    each small step of their orders in the notation (a hex label such as ``C5``, or a choice such as ``walk``,
-    RULES.md §9.1), sees the board from their side's view only, and is told the rule behind a refused answer."""
-    return play_game("skirmish", seed, spec_a, spec_b, viewer, scenario=scenario, rules=rules, quiet=quiet, png=png,
-                     out=out, read=read, save=save, dealer=dealer)

@@ -370,7 +370,8 @@ register(Game(
     agents=_standard_agents("cardwar.agents.skirmish_heuristic:SkirmishHeuristic",
                             "cardwar.agents.skirmish_heuristic:OPTIONS",
                             "cardwar.agents.skirmish_search:SkirmishSearch", "cardwar.agents.skirmish_search:OPTIONS"),
-    page="skirmish", extra={"engine_bench_setup": {"scenario": "duel"}, "play_style": "cardwar.envs.skirmish.play_style:style",
+    page="skirmish", extra={"engine_bench_setup": {"scenario": "duel"},
+                          "play_style": "cardwar.envs.skirmish.play_style:style",
                           "move_steps": "cardwar.envs.skirmish.page:move_steps", "moves_per_game": 150,
                           **_search_hooks("cardwar.agents.skirmish_search", state_from_view=False,
                                          max_game_length=False)}))

@@ -124,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m cardwar.engine.bench", description=__doc__.split("\n")[0])
     p.add_argument("--agent", action="append", help=f"agent spec (repeatable; default {' and '.join(AGENTS)})")
     p.add_argument("--games", type=int, default=6, help="games of each game and agent (default 6)")
-    p.add_argument("--game", choices=list(registry.names()), action="append", help="only this game (repeatable; default every game that has the agents)")
+    p.add_argument("--game", choices=list(registry.names()), action="append",
+                   help="only this game (repeatable; default every game that has the agents)")
     p.add_argument("--json", action="store_true", help="one JSON object a line")
     args = p.parse_args(argv)
     specs = args.agent or list(AGENTS)

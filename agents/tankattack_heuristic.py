@@ -67,7 +67,7 @@ def _state_of(view: TankView, rng: np.random.Generator) -> TankState:
     if pub is None:
         from cardwar.envs.tankattack.infostate import state_from_view
 
-        return state_from_view(view, rng)
+        return state_from_view(view, np.random.Generator(np.random.PCG64(int(rng.integers(2**63)))))  # as below
     s = TankState.__new__(TankState)
     s.scenario, s.rules = pub.scenario, pub.rules
     for name in ("etype", "side", "cell", "facing", "general", "moved", "shot", "targeted", "fought", "suppressed",

@@ -18,10 +18,10 @@ from tests.engine.conftest import assert_gone, bot_spec, served_spec
 from tests.subprocesses import run_command
 
 SETUPS = {"naval": {}, "hexwar": {"scenario": "random", "rules": {"hidden_units": True}},
-          "skirmish": {"scenario": "random:test"}}
+          "skirmish": {"scenario": "random:test"}, "tankattack": {"scenario": "trench_raid"}}
 
 
-@pytest.mark.parametrize("game", ["naval", "hexwar", "skirmish"])
+@pytest.mark.parametrize("game", ["naval", "hexwar", "skirmish", "tankattack"])
 def test_the_example_bot_plays_whole_games_against_the_heuristic_and_the_records_replay(engines, game):
     env = make_raw_env(game, **SETUPS[game])
     bot = engines(bot_spec(), game, seed=4)
@@ -37,7 +37,8 @@ def test_the_example_bot_plays_whole_games_against_the_heuristic_and_the_records
     assert bot.starts == 1  # one process for both games
 
 
-@pytest.mark.parametrize("game, seeds", [("naval", (3, 4)), ("hexwar", (5, 6, 7)), ("skirmish", (8, 9))])
+@pytest.mark.parametrize("game, seeds", [("naval", (3, 4)), ("hexwar", (5, 6, 7)), ("skirmish", (8, 9)),
+                                        ("tankattack", (10, 11))])
 def test_a_served_agent_plays_exactly_as_it_does_in_process(engines, game, seeds):
     """Same seeds, same returns and the same moves; ``make_player`` seeds the served agent as ``agents.make``."""
     env = make_raw_env(game, **SETUPS[game])

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's commands. Each creates .venv/ at the repo root when it is missing.
 #   ./dev.sh play [ARGS]   the main job: a short tournament on each game among random, heuristic,
-#                          mcts and ppo (about three minutes on 2 cores); prints the ratings, writes plots
+#                          mcts and ppo (about three to four minutes on 2 cores); prints the ratings, writes plots
 #   ./dev.sh test [ARGS]   the whole test suite (installs chromium with apt for the browser tests)
 #   ./dev.sh bench [ARGS]  environment throughput against PettingZoo's classic envs
 set -euo pipefail
@@ -58,6 +58,8 @@ case "$cmd" in
            .venv/bin/cardwar tournament configs/tournaments/naval.yaml --name naval-quick --pairs 1 --workers 2 "$@"
            .venv/bin/cardwar tournament configs/tournaments/hexwar.yaml --name hexwar-quick --pairs 1 \
                --workers 2 "$@"
+           .venv/bin/cardwar tournament configs/tournaments/tankattack.yaml --name tankattack-quick --pairs 1 \
+               --scenario trench_raid --workers 2 "$@"
            exec .venv/bin/cardwar tournament configs/tournaments/skirmish.yaml --name skirmish-quick --pairs 1 \
                --scenario duel --workers 2 "$@" ;;
     test)  ensure_venv; ensure_chromium; exec .venv/bin/python -m pytest -n 2 "$@" ;;

@@ -74,6 +74,7 @@ def test_the_wheel_installs_one_namespace_with_its_data(installed):
                  "cardwar/configs/training/naval.yaml", "cardwar/configs/training/hexwar.yaml",
                  "cardwar/configs/training/best_response/naval.yaml", "cardwar/configs/tournaments/naval.yaml",
                  "cardwar/configs/tournaments/gauntlet.yaml", "cardwar/configs/tournaments/hexwar.yaml",
+                 "cardwar/configs/tournaments/tankattack.yaml", "cardwar/envs/tankattack/RULES.md",
                  "cardwar/agents/pretrained/naval_ppo.zip", "cardwar/agents/pretrained/hexwar_ppo.zip",
                  "cardwar/envs/naval/RULES.md", "cardwar/envs/hexwar/RULES.md",
                  "cardwar/envs/skirmish/RULES.md", "cardwar/envs/skirmish/SCENARIOS.md",

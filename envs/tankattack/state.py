@@ -37,6 +37,7 @@ single elements, ``groups.py`` for groups).
 from __future__ import annotations
 
 from enum import Enum
+from functools import lru_cache
 
 import numpy as np
 
@@ -102,6 +103,17 @@ class TankIllegalActionError(ValueError):
 
 _PER_ELEMENT = ("etype", "side", "cell", "facing", "general", "moved", "shot", "targeted", "fought", "suppressed",
                 "wire_contact", "observed", "initiated", "home", "timer")
+
+
+@lru_cache(maxsize=None)
+def _within(a: int, r: int) -> bytes:
+    """Per cell of the frame, 1 where ``gap(a, cell) <= r`` (1.4): a shooter's range as a table (speed)."""
+    x = np.maximum(np.abs(_COLS - a % 16) - 1, 0)
+    y = np.maximum(np.abs(_ROWS - a // 16) - 1, 0)
+    return (100 * np.maximum(x, y) + 50 * np.minimum(x, y) <= r).astype(np.uint8).tobytes()  # board.gap
+
+
+_COLS, _ROWS = np.arange(NUM_CELLS) % 16, np.arange(NUM_CELLS) // 16
 
 
 def _cost_floor(s: TankState, e: int) -> int:
@@ -375,14 +387,8 @@ class TankState:
         necessary tests, so that it runs only on these (speed). ``by_side``: :meth:`_on_board_by_side` if the
         caller has it."""
         a, side, r = self.cell[sh], self.side[sh], STATS[self.etype[sh]].range
-        ac, ar = a % 16, a // 16
-        out = []
-        for t, bc, br in (by_side or self._on_board_by_side())[1 - side]:
-            x, y = abs(bc - ac) - 1, abs(br - ar) - 1  # board.gap, inline
-            x, y = (x if x > 0 else 0), (y if y > 0 else 0)
-            if (100 * x + 50 * y if x >= y else 100 * y + 50 * x) <= r:
-                out.append(t)
-        return out
+        near = _within(a, r)
+        return [t for t, bc, br in (by_side or self._on_board_by_side())[1 - side] if near[br * 16 + bc]]
 
     def _targets(self, sh: int) -> list[int]:
         return [t for t in self._in_range(sh) if self.legal_target(sh, t)]

@@ -283,14 +283,35 @@ class TankState:
             self._memo = {}
         hit = self._memo.get(e)
         if hit is None:
-            if base_cost(self, e) > self.pips:  # every move costs at least the base (7.1)
+            if self._base_cost(e) > self.pips:  # every move costs at least the base (7.1)
                 hit = {}
             else:
                 opts = move_options(self, e, self._zoc(self.side[e]))
-                hit = opts if base_cost(self, e) + 1 <= self.pips else {
+                hit = opts if self._base_cost(e) + 1 <= self.pips else {
                     d: o for d, o in opts.items() if not o.assault}
             self._memo[e] = hit
         return hit
+
+    def _base_cost(self, e: int) -> int:
+        """``base_cost(self, e)`` (7.1), its command-distance sight test kept per (element's cell, General's
+        cell, Gas cells): that line of sight is blocked by terrain and Gas only (speed)."""
+        floor = _cost_floor(self, e)
+        t = self.etype[e]
+        g = self.general_of[self.side[e]]
+        if t is EType.GAS or g < 0 or self.cell[g] < 0 or g == e:
+            return floor
+        ce, cg = self.cell[e], self.cell[g]
+        d = gap(ce, cg)
+        if d > 1200:
+            return floor + 1
+        if d <= 600 or is_aerial(t):
+            return floor
+        key = (ce, cg, tuple(c for c, x in zip(self.cell, self.etype) if x is EType.GAS and c >= 0))
+        cache = self.__dict__.setdefault("_sight_cache", {})
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = 0 if sees(self, ce, cg, troops_block=False) else 1
+        return floor + hit
 
     def _has_move(self, e: int) -> bool:
         """``bool(self._options(e))``, without the move search when turning in place proves it (speed)."""
@@ -305,7 +326,7 @@ class TankState:
         t = self.etype[e]
         if self.cell[e] < 0 or self.moved[e] or t in IMMOBILE or (self.suppressed[e] and t in SUPPRESSED_STAY):
             has = False  # may_turn_in_place's and the search's first tests (8.1), before any cost
-        elif _cost_floor(self, e) >= self.pips and base_cost(self, e) > self.pips:  # the floor: base_cost less
+        elif _cost_floor(self, e) >= self.pips and self._base_cost(e) > self.pips:  # the floor: base_cost less
             has = False  # its 0-or-1 command-distance penalty, so that the sight test runs only when it decides
         else:
             turn = may_turn_in_place(self, e, self._zoc(self.side[e]))

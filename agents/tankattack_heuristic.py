@@ -30,7 +30,7 @@ import numpy as np
 
 from cardwar.envs.tankattack import groups as groups_mod
 from cardwar.envs.tankattack import reserves
-from cardwar.envs.tankattack.actions import COUNTER, DEPLOY, END, FACE, GROUP, RALLY, SUPPRESS, YES
+from cardwar.envs.tankattack.actions import COUNTER, DEPLOY, DISMOUNT, END, FACE, GROUP, RALLY, YES
 from cardwar.envs.tankattack.board import NUM_CELLS, gap
 from cardwar.envs.tankattack.contact import BUNKER_ID, occupies_trench
 from cardwar.envs.tankattack.elements import GUNS, RIFLE_LIKE, STATS, EType, is_aerial
@@ -46,7 +46,7 @@ _DICE = [(a, b) for a in range(1, 7) for b in range(1, 7)]
 _STEP8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 BUNKER_VALUE = 60.0
 """The Bunker destroyed ends the game for the attacker (17.3): worth more than any army's AP."""
-_ADVANCE = {EType.TANK: 1.0, EType.STURMTRUPPE: 1.0, EType.RIFLES: 0.7, EType.DISMOUNTED_CAVALRY: 0.7,
+_ADVANCE = {EType.TANK: 1.4, EType.STURMTRUPPE: 1.0, EType.RIFLES: 0.7, EType.DISMOUNTED_CAVALRY: 0.7,
             EType.CAVALRY: 0.6, EType.ARMOURED_CAR: 0.6, EType.MG: 0.45, EType.LIGHT_MORTAR: 0.3,
             EType.FORWARD_OBSERVER: 0.3, EType.FIELD_ARTILLERY: 0.15, EType.AAA: 0.1, EType.BARRAGE: 0.5,
             EType.BOMBER: 0.2, EType.FIGHTER: 0.2, EType.SCOUT: 0.2, EType.AIR_ACE: 0.2, EType.BALLOON: 0.05}
@@ -329,6 +329,9 @@ class TankHeuristic:
             if s.general[e]:
                 w = 0.35
             d = dist[c] if dist[c] < 99 else 30
+            left = max(1, s.scenario.turn_limit * 2 - s.bound)
+            if left < 12:  # the turn limit is the defender's (17.3): hurry
+                w *= 1.0 + (12 - left) / 6
             score -= w * d
             # face the way on: a group moves, and an element held at wire crosses, straight ahead (8.4, 16.2)
             n = s.board.step(c, s.facing[e])
@@ -360,9 +363,10 @@ class TankHeuristic:
         if s.general[e] and side == ATTACKER:
             friends = [s.cell[x] for x in range(len(s.cell)) if s.cell[x] >= 0 and s.side[x] == side
                        and x != e and not is_aerial(s.etype[x]) and s.etype[x] not in (EType.BARRAGE, EType.GAS)]
-            if friends:
-                far = sum(1 for fc in friends if gap(c, fc) > 1100)
-                score -= 0.6 * far
+            if friends:  # 7.1: every move of an element out of command distance costs +1 PIP
+                score -= sum((1.5 if s.etype[x] is EType.TANK else 0.6) for x in range(len(s.cell))
+                             if x != e and s.cell[x] >= 0 and s.side[x] == side and not is_aerial(s.etype[x])
+                             and s.etype[x] not in (EType.BARRAGE, EType.GAS) and gap(c, s.cell[x]) > 1100)
         # enemy fire at the new place (a small penalty: guns shoot in both bounds)
         if not is_aerial(t) and not self._front_enemies(s, e) and not self._threats(s, e):
             score -= self._exposure(s, e)
@@ -414,16 +418,21 @@ class TankHeuristic:
             return -1.0
         side = s.side[e]
         score = 0.0
+        ground = [s.cell[x] for x in range(len(s.cell)) if s.cell[x] >= 0 and s.side[x] == side
+                  and not is_aerial(s.etype[x]) and s.etype[x] not in (EType.BARRAGE, EType.GAS)]
+        near = min((gap(g, n) for g in ground), default=9999)  # fire that our troops can follow up (12.1)
+        follow = 1.0 if near <= 300 else (0.5 if near <= 600 else 0.0)
         if n == s.board.bunker and side == ATTACKER and s.bunker_alive:
-            score += 3.0
+            score += 0.5 + 3.0 * follow  # it cannot take the Bunker alone, but aids ground troops (16.4)
         y = s.grid[n]
         if y >= 0 and s.side[y] != side and not is_aerial(s.etype[y]) and s.etype[y] not in (EType.BARRAGE,
                                                                                                 EType.GAS):
-            score += 1.0 + self._fight_value(s, e, y, True) + (1.0 if occupies_trench(s, y) else 0.0)
+            score += (1.0 + self._fight_value(s, e, y, True) + (1.0 if occupies_trench(s, y) else 0.0)) * (
+                0.5 + follow)
         elif y >= 0 and s.side[y] != side and s.etype[y] is EType.BARRAGE and s.etype[e] is EType.BARRAGE:
             score += 1.5
         elif y < 0 and s.wire.get(n, side) != side:
-            score += 1.2
+            score += 1.2 * (0.3 + follow)
         # nearer the Bunker is better for the attacker's fire
         if side == ATTACKER:
             score -= 0.05 * bunker_distance(s)[c]
@@ -440,7 +449,13 @@ class TankHeuristic:
             v = self._spend_value(s, me, a)
             if v > 0:
                 cands.append((v, a, None))
-        # single moves, and groups led by the element
+        # single moves, and groups led by the element; the attacker pushes its leading elements on first
+        lead: set[int] = set()
+        if me == ATTACKER:
+            dist = bunker_distance(s)
+            mine = sorted((dist[s.cell[x]], x) for x in range(len(s.cell)) if s.cell[x] >= 0 and s.side[x] == me
+                          and not is_aerial(s.etype[x]) and s.etype[x] not in (EType.BARRAGE, EType.GAS))
+            lead = {x for _, x in mine[:3]}
         seen_groups: set[frozenset[int]] = set()
         for a in legal:
             if a >= NUM_CELLS:
@@ -449,8 +464,10 @@ class TankHeuristic:
             if e < 0:
                 continue
             gain, cost = self._best_single(s, me, e)
-            if cost > 0 and gain > 0.05:
-                cands.append((gain / cost + 0.01 * gain, a, None))
+            if self._should_dismount(s, me, e, gain):
+                cands.append((1.0, a, {"dismount": True}))
+            elif cost > 0 and gain > 0.05:
+                cands.append((gain / cost * (1.5 if e in lead else 1.0) + 0.01 * gain, a, None))
             if s.side[e] == me:
                 grp = self._group_of(s, e)
                 if len(grp) >= 2 and frozenset(grp) not in seen_groups:
@@ -465,6 +482,18 @@ class TankHeuristic:
         _, a, plan = cands[0]
         self._plan = plan
         return a
+
+    def _should_dismount(self, s: TankState, me: int, e: int, gain: float) -> bool:
+        """Attacking Cavalry dismount (8.8) when stuck (horses may not enter a trench, 16.1) or near an enemy
+        trench: mounted troops attacking one take -4 (13.1)."""
+        if me != ATTACKER or s.etype[e] is not EType.CAVALRY or s.side[e] != me or not s._remount(e):
+            return False
+        if gain <= 0.2:
+            return True
+        c = s.cell[e]
+        return any(s.board.step(c, f) in s.board.trench for f in range(4)) or any(
+            s.cell[y] >= 0 and s.side[y] != me and occupies_trench(s, y) and gap(c, s.cell[y]) <= 300
+            for y in range(len(s.cell)))
 
     def _best_single(self, s: TankState, me: int, e: int) -> tuple[float, int]:
         """The best gain of a single move of ``e`` over standing still, and its PIP cost."""
@@ -482,7 +511,9 @@ class TankHeuristic:
 
     def _move_dest(self, s: TankState, me: int, legal: list[int]) -> int:
         plan = self._plan
-        if plan is not None and GROUP in legal:
+        if plan is not None and plan.get("dismount") and DISMOUNT in legal:
+            return DISMOUNT
+        if plan is not None and plan.get("group") and GROUP in legal:
             return GROUP
         e = s.pending["element"]
         opts = s._options(e)

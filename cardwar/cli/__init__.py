@@ -221,7 +221,7 @@ def _configs(args: argparse.Namespace) -> int:
     for (kind, name, description), c in zip(rows, found):
         print(f"{kind:<{width[0]}}  {name:<{width[1]}}  {description}")
         print(f"{'':<{width[0]}}  {'':<{width[1]}}  {c.path}")
-    print("\nGive the name (cardwar tournament naval, cardwar train naval --config naval, --scenario river_crossing) "
+    print("\nGive the name (cardwar tournament NAME, cardwar train GAME --config NAME, --scenario NAME) "
           "or a path; for a tournament or training config, a file of that name here wins.")
     return 0
 
@@ -408,11 +408,11 @@ def build_parser() -> argparse.ArgumentParser:
                       help="whose knowledge the printout shows: spectator (default: no hidden cards or units), "
                            "omniscient, or a seat (A/B, or the game's seat name)")
     play.add_argument("--scenario", default=None,
-                      help="hexwar, skirmish: scenario name, a .yaml path, or random (default: the game's own, "
-                           "meeting_engagement / ww2_squads)")
-    play.add_argument("--png", help="hexwar, skirmish: write the final map picture to this PNG file")
+                      help="games played on maps: scenario name, a .yaml path, or random (default: the game's own; "
+                           "cardwar configs scenario lists them)")
+    play.add_argument("--png", help="games with a map picture: write the final picture to this PNG file")
     play.add_argument("--rule", action="append", metavar="KEY=VALUE",
-                      help="rule option, e.g. supply_cut=always (see envs/naval/RULES.md)")
+                      help="rule option, e.g. supply_cut=always (see the game's RULES.md)")
     play.add_argument("--opponent", metavar="SPEC",
                       help="play yourself against this agent (e.g. heuristic); you see only your own view")
     play.add_argument("--seat", default="A",
@@ -432,7 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--games", type=_number(int, 1, "--games"), default=100,
                        help="number of games (rounded up to pairs)")
     match.add_argument("--seed", type=int, default=0, help="seed of the first pair (default 0)")
-    match.add_argument("--scenario", default=None, help="hexwar, skirmish: scenario name, .yaml path or random")
+    match.add_argument("--scenario", default=None, help="games played on maps: scenario name, .yaml path or random")
     match.add_argument("--rule", action="append", metavar="KEY=VALUE", help="rule option")
     match.add_argument("--workers", type=_number(int, 1, "--workers"), default=1, help="processes (default 1)")
     match.add_argument("--json", action="store_true", help="last line: one JSON object")
@@ -440,7 +440,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.set_defaults(func=_match)
     train = sub.add_parser("train", help="self-play MaskablePPO training in a resumable run folder")
     train.add_argument("game", choices=game_names)
-    train.add_argument("--config", help="training YAML: a path or a shipped name, e.g. naval or best_response/naval "
+    train.add_argument("--config", help="training YAML: a path or a shipped name, e.g. GAME or best_response/GAME "
                                         "(cardwar configs lists them; default: the game's shipped config)")
     train.add_argument("--set", action="append", metavar="KEY=VALUE",
                        help="override a config key, e.g. --set ppo.learning_rate=1e-4 (repeatable)")
@@ -456,7 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--quiet", action="store_true", help="no progress bar")
     train.add_argument("--export", metavar="ZIP",
                        help="also write the final model, without optimizer state, here "
-                            "(e.g. agents/pretrained/naval_ppo.zip, the model `ppo` plays)")
+                            "(e.g. agents/pretrained/GAME_ppo.zip, the model `ppo` plays)")
     train.add_argument("--backend", choices=["sb3", "rllib"], default="sb3",
                        help="sb3: MaskablePPO on this machine (default); rllib: RLlib PPO self-play on Ray "
                             "(pip install 'cardwar[rllib]'; --set takes its settings, e.g. num_env_runners=4)")
@@ -478,7 +478,7 @@ def build_parser() -> argparse.ArgumentParser:
     configs_cmd.add_argument("kind", nargs="?", choices=["tournament", "training", "scenario"])
     configs_cmd.add_argument("--json", action="store_true", help="one JSON list")
     configs_cmd.set_defaults(func=_configs)
-    bench = sub.add_parser("bench", help="random-play steps/s of naval-v0 beside PettingZoo's classic envs")
+    bench = sub.add_parser("bench", help="random-play steps/s of the games' envs beside PettingZoo's classic envs")
     bench.add_argument("--seconds", type=_number(float, 0.1, "--seconds"), default=6.0,
                        help="measured seconds per env (default 6)")
     bench.add_argument("--rounds", type=_number(int, 1, "--rounds"), default=3, help="interleaved rounds (default 3)")
@@ -487,7 +487,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="steps/s of short MaskablePPO runs (learning included) beside the PettingZoo SB3 tutorial")
     bench.add_argument("--steps", type=_number(int, 64, "--steps"), default=8192,
                        help="--training: steps per measured run (default 8192)")
-    bench.add_argument("--profile", choices=["naval", "hexwar"], metavar="GAME",
+    from cardwar.configs import training_config_path
+
+    trained = [g for g in game_names if training_config_path(g).is_file()]  # the games with a committed config
+    bench.add_argument("--profile", choices=trained, metavar="GAME",
                        help="--training: where a short run of GAME's committed config spends its time (env, "
                             "opponents, IPC, learner) with each vec env of --vec-envs")
     bench.add_argument("--vec-envs", default="subproc,dummy,batched,batched:2", metavar="LIST",
@@ -496,7 +499,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "to the same rollout); default subproc,dummy,batched,batched:2")
     bench.add_argument("--time-to-strength", metavar="GAME",
                        help="minutes and env steps until the learner scores 0.90 vs random and 0.60 vs the heuristic, "
-                            "ours beside the PettingZoo SB3 tutorial's pipeline (naval or hexwar)")
+                            "ours beside the PettingZoo SB3 tutorial's pipeline (a game with "
+                            "configs/training/tutorial/GAME.yaml)")
     from cardwar.cli.time_to_strength import add_arguments as time_to_strength_arguments
 
     time_to_strength_arguments(bench)
@@ -525,9 +529,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--to", type=_number(int, 0, "--to"), metavar="N", help="stop after move N")
     replay.add_argument("--quiet", action="store_true", help="print only the result (pictures are still written)")
     replay.add_argument("--png-frames", metavar="DIR",
-                        help="hexwar, skirmish: one PNG per position in DIR, frame_0000.png (the deal), frame_0001.png "
-                             "(after move 1), ...")
-    replay.add_argument("--gif", metavar="FILE.gif", help="hexwar, skirmish: an animated GIF, one frame per position")
+                        help="games with a map picture: one PNG per position in DIR, frame_0000.png (the deal), "
+                             "frame_0001.png (after move 1), ...")
+    replay.add_argument("--gif", metavar="FILE.gif",
+                        help="games with a map picture: an animated GIF, one frame per position")
     replay.add_argument("--fps", type=_number(float, 0.1, "--fps"), metavar="F",
                         help="with --gif: frames a second (default 4, at most 50)")
     replay.set_defaults(func=_replay)

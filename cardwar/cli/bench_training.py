@@ -119,17 +119,20 @@ def run_training_bench(steps: int = 8192, as_json: bool = False) -> dict:
     from cardwar.training.opponents import OpponentPool
     from cardwar.training.selfplay_env import SelfPlayEnv
 
-    runs = {"reference": lambda: _reference(steps), "naval": lambda: _game("naval", steps),
-            "hexwar": lambda: _game("hexwar", steps),
-            "naval_random_opponent": lambda: _game("naval", steps, RANDOM_POOL),
-            "hexwar_random_opponent": lambda: _game("hexwar", steps, RANDOM_POOL)}
+    from cardwar import games as registry
+    from cardwar.cli.time_to_strength import games_with_tutorial
     from cardwar.configs import training_config_path
     from cardwar.training.config import load_config
 
-    for game in ("naval", "hexwar"):  # the tutorial's settings on the env the config trains on (naval-v1's steps)
-        actions = load_config(training_config_path(game), []).env.actions
+    names = games_with_tutorial()  # the games the tutorial's pipeline is compared on
+    runs: dict = {"reference": lambda: _reference(steps)}
+    runs.update({game: functools.partial(_game, game, steps) for game in names})
+    runs.update({f"{game}_random_opponent": functools.partial(_game, game, steps, RANDOM_POOL) for game in names})
+    for game in names:  # the tutorial's settings on the env the config trains on (naval-v1's steps)
+        config = load_config(training_config_path(game), [])
+        train_on = config.env.scenario if registry.get(game).has_scenarios else None  # hexwar: random:train
         runs[f"{game}_tutorial_settings"] = functools.partial(
-            _reference, steps, SelfPlayEnv(game, "random:train" if game == "hexwar" else None, actions=actions,
+            _reference, steps, SelfPlayEnv(game, train_on, actions=config.env.actions,
                                            pool=OpponentPool(game, mix={"random": 1.0})))
     rows = {}
     for name in tqdm(list(runs), desc="training bench", disable=as_json):
@@ -140,21 +143,21 @@ def run_training_bench(steps: int = 8192, as_json: bool = False) -> dict:
            "ratio_to_reference": {k: round(v / ref, 2) for k, v in rows.items() if k != "reference"},
            "ratio_to_tutorial_settings_on_the_same_env": {
                k: round(rows[k] / rows[f"{k.split('_')[0]}_tutorial_settings"], 2)
-               for k in ("naval", "hexwar", "naval_random_opponent", "hexwar_random_opponent")}}
+               for k in (*names, *(f"{game}_random_opponent" for game in names))}}
     if as_json:
         print(json.dumps(out))
     else:
         print(f"MaskablePPO training throughput, {steps} steps each, {os.cpu_count()} CPUs")
         print(f"  reference (PettingZoo SB3 tutorial, connect_four_v3, 1 env): {ref:8.1f} steps/s")
-        for k in ("naval", "hexwar"):
+        for k in names:
             like = rows[f"{k}_tutorial_settings"]
             print(f"  {k:9s} (configs/training/{k}.yaml): {rows[k]:8.1f} steps/s = {rows[k] / ref:.2f}x reference, "
                   f"{rows[k] / like:.2f}x the tutorial's settings on the same env")
-        for k in ("naval", "hexwar"):
+        for k in names:
             r, like = rows[f"{k}_random_opponent"], rows[f"{k}_tutorial_settings"]
             print(f"  {k:9s} config, the tutorial's opponent (random only): {r:8.1f} steps/s = "
                   f"{r / like:.2f}x the tutorial's settings on the same env (like for like)")
-        for k in ("naval", "hexwar"):
+        for k in names:
             r = rows[f"{k}_tutorial_settings"]
             print(f"  {k:9s} with the tutorial's settings (defaults, 1 env, random opponent): {r:8.1f} steps/s "
                   f"= {r / ref:.2f}x reference")
@@ -496,11 +499,15 @@ def load_config_mix(game: str, phase: str) -> dict[str, float]:
     return profile_config(game, "dummy", phase).mix_at(0)
 
 
-def snapshot_batch_gain(games: tuple[str, ...] = ("naval", "hexwar"), sizes: tuple[int, ...] = (2, 4, 8, 16, 32),
+def snapshot_batch_gain(games: tuple[str, ...] | None = None, sizes: tuple[int, ...] = (2, 4, 8, 16, 32),
                         seconds: float = 3.0) -> dict:
     """Seconds per snapshot decision, one at a time (``PPOAgent.act``) and batched
     (:func:`~cardwar.training.opponents.batched_ppo_actions`, ``size`` decisions a pass), for a saved untrained
-    network of each game's committed config, on opponent positions of random games; printed and returned."""
+    network of each game's committed config (default: the games with a tutorial config, as the training bench),
+    on opponent positions of random games; printed and returned."""
+    from cardwar.cli.time_to_strength import games_with_tutorial
+
+    games = games or games_with_tutorial()
     import torch
 
     from cardwar.agents.ppo_agent import PPOAgent
@@ -554,7 +561,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cardwar.cli.bench_training",
                                      description="snapshot opponents: seconds per decision, one at a time and batched")
     parser.add_argument("--batch-gain", action="store_true", required=True,
-                        help="time snapshot decisions one at a time against 2 to 32 batched together, naval and hexwar")
+                        help="time snapshot decisions one at a time against 2 to 32 batched together, in each game "
+                             "with a tutorial config")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds measured per batch size (default 3)")
     args = parser.parse_args(argv)
     snapshot_batch_gain(seconds=args.seconds)

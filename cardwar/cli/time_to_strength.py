@@ -61,8 +61,17 @@ LEVELS: tuple[tuple[str, float], ...] = (("random", 0.90), ("heuristic", 0.60))
 BOTH = "both"
 """The level of both at one evaluation."""
 PIPELINES: tuple[str, ...] = ("ours", "tutorial")
-GAMES_WITH_TUTORIAL = ("naval", "hexwar")
-"""The games with a tutorial config (``configs/training/tutorial/GAME.yaml``)."""
+
+
+def games_with_tutorial() -> tuple[str, ...]:
+    """The registered games with a tutorial config (``configs/training/tutorial/GAME.yaml``), in the registry's
+    order: the games the tutorial's pipeline is measured on."""
+    from cardwar import games
+    from cardwar.configs import TRAINING_DIR
+
+    return tuple(name for name in games.names() if (TRAINING_DIR / "tutorial" / f"{name}.yaml").is_file())
+
+
 EVAL_SEED = 50_000
 """First seed of the held-out evaluation games (the project's matches on held-out seeds start there)."""
 TARGET_RATIO = 1 / 3
@@ -573,8 +582,8 @@ def _check_configs(game: str, sets: dict[str, list[str]], configs: dict[str, str
 
 def check_request(game: str, minutes: float, eval_every: int, eval_games: int, slice_seconds: float) -> None:
     """The user's numbers and game, each refused in one line."""
-    if game not in GAMES_WITH_TUTORIAL:
-        raise BenchError(f"--time-to-strength: unknown game {game!r}; one of {', '.join(GAMES_WITH_TUTORIAL)}")
+    if game not in games_with_tutorial():
+        raise BenchError(f"--time-to-strength: unknown game {game!r}; one of {', '.join(games_with_tutorial())}")
     for flag, value, low in (("--minutes", minutes, 0.05), ("--slice", slice_seconds, 0.5)):
         if not isinstance(value, (int, float)) or not math.isfinite(value) or value < low:
             raise BenchError(f"{flag} must be a number of at least {low:g}, got {value!r}")
@@ -772,8 +781,8 @@ def add_arguments(parser: Any) -> None:
 def main(args: Any) -> int:
     """``cardwar bench --time-to-strength GAME``: run or report; a user's mistake raises :class:`BenchError`."""
     game = args.time_to_strength
-    if game not in GAMES_WITH_TUTORIAL:
-        raise BenchError(f"--time-to-strength: unknown game {game!r}; one of {', '.join(GAMES_WITH_TUTORIAL)}")
+    if game not in games_with_tutorial():
+        raise BenchError(f"--time-to-strength: unknown game {game!r}; one of {', '.join(games_with_tutorial())}")
     if args.report:
         out = Path(args.out or f"runs/time_to_strength/{game}")
         if not (out / STATE).is_file():

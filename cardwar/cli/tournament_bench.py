@@ -38,7 +38,8 @@ def measure(game: str, pairs: int, seed: int) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m cardwar.cli.tournament_bench", description=__doc__.splitlines()[0])
-    p.add_argument("--game", choices=list(games.names()), default="naval")
+    p.add_argument("--game", choices=list(games.names()), default=games.names()[0],
+                   help=f"the game the matches play (default {games.names()[0]}, the registry's first)")
     p.add_argument("--pairs", type=int, default=40)
     p.add_argument("--rounds", type=int, default=3)
     args = p.parse_args(argv)

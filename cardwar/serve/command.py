@@ -77,9 +77,9 @@ def add_parser(sub: Any, number: Any) -> None:
                         "many hidden steps it took, which the player may not know (off by default; docs/serve.md)")
     s.add_argument("--no-pad-hidden", dest="pad_hidden", action="store_false",
                    help="do not pad answers: by default, once the bot has taken a step the player is not told of "
-                        "(a skirmish declaration in the phases sequence), every answer in which the bot moves takes "
-                        "the session's hidden budget, so that timing it does not count the hidden steps; turn it "
-                        "off for benchmarks only (docs/serve.md, Timing)")
+                        "(a hidden declaration step of a game whose moves are not all told), every answer in which "
+                        "the bot moves takes the session's hidden budget, so that timing it does not count the hidden "
+                        "steps; turn it off for benchmarks only (docs/serve.md, Timing)")
     s.add_argument("--pad-hidden-min-ms", type=number(float, 0.001, "--pad-hidden-min-ms"), default=100.0,
                    metavar="MS", help="a session's first hidden budget when its bot does not think for move_ms "
                                       "(default 100; a timed search starts at its move_ms); an overrun raises it "

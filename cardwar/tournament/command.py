@@ -15,7 +15,7 @@ from cardwar.tournament.config import TournamentConfig, config_from_dict, load_c
 def add_parser(sub: Any, number: Any) -> None:
     """The ``tournament`` sub-parser (``number(kind, minimum, name)`` is the CLI's checked-number type)."""
     t = sub.add_parser("tournament", help="a tournament among agents and engines: ratings, crosstable, reports")
-    t.add_argument("config", nargs="?", help="a shipped tournament's name (naval or naval-ladder, hexwar, skirmish, gauntlet: "
+    t.add_argument("config", nargs="?", help="a shipped tournament's name (a game's name, gauntlet, ...: "
                                              "cardwar configs lists them) or a YAML path; flags override its keys")
     t.add_argument("--game", choices=list(games.names()))
     t.add_argument("--name", help="tournament name (keys its games in the database)")
@@ -25,7 +25,8 @@ def add_parser(sub: Any, number: Any) -> None:
     t.add_argument("--gauntlet", metavar="NAME", help="the entrant that plays the field (format gauntlet)")
     t.add_argument("--pairs", type=number(int, 1, "--pairs"), help="game pairs per pairing")
     t.add_argument("--seed", type=number(int, 0, "--seed"), help="seed of pair 0 (pair k plays seed + k)")
-    t.add_argument("--scenario", action="append", help="hexwar, skirmish: a scenario (repeat for several; cycled over pairs)")
+    t.add_argument("--scenario", action="append",
+                   help="games played on maps: a scenario (repeat for several; cycled over pairs)")
     t.add_argument("--move-ms", type=number(int, 1, "--move-ms"), help="time per move, ms")
     t.add_argument("--game-ms", type=number(int, 1, "--game-ms"), help="time per game and seat, ms")
     t.add_argument("--db", help="SQLite database (default tournaments/NAME.sqlite)")
@@ -115,7 +116,7 @@ def run_command(args: argparse.Namespace) -> int:
     from cardwar.tournament.runner import current_rows
 
     if args.config is None and args.game is None:
-        raise ValueError("give a tournament config (a shipped name such as naval, or a YAML path) "
+        raise ValueError("give a tournament config (a shipped name such as a game's, or a YAML path) "
                          "or --game with --entrant flags")
     if args.ray_address is not None and args.backend != "ray":
         raise ValueError("--ray-address names a Ray cluster for --backend ray; add --backend ray or leave it out")

@@ -369,7 +369,7 @@ class TankHeuristic:
                              and s.etype[x] not in (EType.BARRAGE, EType.GAS) and gap(c, s.cell[x]) > 1100)
         # enemy fire at the new place (a small penalty: guns shoot in both bounds)
         if not is_aerial(t) and not self._front_enemies(s, e) and not self._threats(s, e):
-            score -= self._exposure(s, e)
+            score -= (0.5 if side == ATTACKER else 1.0) * self._exposure(s, e)
         return sign * score
 
     def _exposure(self, s: TankState, e: int) -> float:

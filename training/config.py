@@ -72,7 +72,8 @@ class PolicySection:
     ``skirmish_hex`` (skirmish: hex convolutions and heads that read the ordered figure and the step,
     :mod:`cardwar.training.skirmish_policy`) or
     ``naval_cards`` (naval with ``env.actions: steps``: card choices scored by shared card embeddings,
-    :mod:`cardwar.training.naval_policy`)."""
+    :mod:`cardwar.training.naval_policy`) or ``grid_fcn`` (tankattack: square convolutions, per-cell logits
+    by stage, :mod:`cardwar.training.grid_policy`)."""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     """Hidden layers of the policy and value heads (shared sizes)."""
     cnn_channels: list[int] = field(default_factory=lambda: [64, 64, 64])
@@ -82,9 +83,9 @@ class PolicySection:
     activation: str = "relu"
     """``relu`` or ``tanh``."""
     conv_channels: int = 64
-    """hex_fcn, skirmish_hex: channels of its hex convolutions."""
+    """hex_fcn, skirmish_hex, grid_fcn: channels of its convolutions."""
     conv_blocks: int = 3
-    """hex_fcn, skirmish_hex: residual blocks of hex convolutions."""
+    """hex_fcn, skirmish_hex, grid_fcn: residual blocks of its convolutions."""
     distance_fields: bool = False
     """hex_fcn: add each cell's distance to the nearest objective not held, objective, seen enemy and
     acting unit to the trunk's input (:class:`cardwar.training.hex_policy.HexDistanceFields`)."""
@@ -298,8 +299,11 @@ def _check_env(c: TrainConfig) -> None:
 
 def _check_policy(c: TrainConfig) -> None:
     p = c.policy
-    if p.features not in ("mlp", "hex_cnn", "hex_fcn", "naval_cards", "skirmish_hex"):
-        _fail("policy.features", f"{p.features!r} is not mlp, hex_cnn, hex_fcn, naval_cards or skirmish_hex")
+    if p.features not in ("mlp", "hex_cnn", "hex_fcn", "naval_cards", "skirmish_hex", "grid_fcn"):
+        _fail("policy.features",
+              f"{p.features!r} is not mlp, hex_cnn, hex_fcn, naval_cards, skirmish_hex or grid_fcn")
+    if p.features == "grid_fcn" and c.game != "tankattack":
+        _fail("policy.features", "grid_fcn reads Tank Attack's square-grid planes and steps; use it with game tankattack")
     if p.features in ("hex_cnn", "hex_fcn") and c.game != "hexwar":
         _fail("policy.features", f"{p.features} reads the hex game's planes; use mlp or naval_cards for naval, "
                                  "skirmish_hex for the skirmish")

@@ -195,11 +195,14 @@ class GlobalPoolBias(nn.Module):
 class HexResBlock(nn.Module):
     """conv - ReLU - global pooling bias - ReLU - conv, added to the input, ReLU; off-map cells kept at 0."""
 
-    def __init__(self, channels: int) -> None:
+    def __init__(self, channels: int, conv: Any = None) -> None:
+        """``conv(in, out)`` builds each of the two convolutions (default :class:`HexConv2d`; the square grid's
+        policy passes a 3 x 3 one)."""
         super().__init__()
-        self.conv1 = HexConv2d(channels, channels)
+        conv = conv or HexConv2d
+        self.conv1 = conv(channels, channels)
         self.pool_bias = GlobalPoolBias(channels)
-        self.conv2 = HexConv2d(channels, channels)
+        self.conv2 = conv(channels, channels)
 
     def forward(self, x: torch.Tensor, on_map: torch.Tensor) -> torch.Tensor:
         h = F.relu(self.conv1(x)) * on_map

@@ -61,10 +61,10 @@ class Demonstrations:
         return np.unpackbits(self.masks[idx], axis=1, count=self.n_actions).astype(bool)
 
 
-SKIP_FORCED = frozenset({"skirmish"})
+SKIP_FORCED = frozenset({"skirmish", "tankattack"})
 """Games whose forced steps (one legal action) are not recorded: they teach the policy nothing, and a
-skirmish observation is 16 x 24 x 221 values (a sixth of its steps are forced)."""
-QUANTIZED = frozenset({"skirmish"})
+skirmish observation is 16 x 24 x 221 values (a sixth of its steps are forced), Tank Attack's 24 x 16 x 148."""
+QUANTIZED = frozenset({"skirmish", "tankattack"})
 """Games whose observations (all in [0, 1]) are kept as uint8 steps of 1/255 (half of float16's memory:
 a skirmish example is 85 kB so, 100k examples 8.5 GB); :func:`obs_tensor` scales them back."""
 

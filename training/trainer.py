@@ -71,6 +71,10 @@ def policy_class(config: TrainConfig) -> Any:
         from cardwar.training.skirmish_policy import SkirmishPolicy
 
         return SkirmishPolicy
+    if config.policy.features == "grid_fcn":
+        from cardwar.training.grid_policy import GridPolicy
+
+        return GridPolicy
     return "MlpPolicy"
 
 
@@ -81,7 +85,7 @@ def policy_kwargs(config: TrainConfig) -> dict[str, Any]:
     p = config.policy
     if p.features == "hex_fcn" and p.distance_fields:
         return {"channels": p.conv_channels, "blocks": p.conv_blocks, "fields": True}
-    if p.features in ("hex_fcn", "skirmish_hex"):
+    if p.features in ("hex_fcn", "skirmish_hex", "grid_fcn"):
         return {"channels": p.conv_channels, "blocks": p.conv_blocks}
     if p.features == "naval_cards":
         return {"embed_dim": p.embed_dim, "hidden": p.hidden}

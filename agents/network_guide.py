@@ -35,18 +35,10 @@ class NetworkGuide:
         from cardwar.agents.ppo_agent import model_actions
 
         self.steps = model_actions(self.model, game) == "steps"
-        if game == "naval":
-            from cardwar.envs.naval.observation import encode_observation
+        from cardwar import games
 
-            self._encode = lambda s, seat: encode_observation(s.information_view(seat))
-        elif game == "skirmish":
-            from cardwar.envs.skirmish.observation import encode_observation as encode_skirmish
-
-            self._encode = lambda s, seat: encode_skirmish(s.information_view(seat), s.scenario)
-        else:
-            from cardwar.envs.hexwar.observation import encode_observation as encode_hex
-
-            self._encode = lambda s, seat: encode_hex(s.information_view(seat), s.scenario)
+        encode = games.get(game).hook("encode_observation")  # the env's observation of a seat's view
+        self._encode = lambda s, seat: encode(s.information_view(seat))
         self.calls = 0
 
     def __call__(self, state: Any, legal: list[int]) -> tuple[np.ndarray, float]:

@@ -474,7 +474,7 @@ class TankHeuristic:
                     seen_groups.add(frozenset(grp))
                     gval, gcost, gact = self._best_group(s, me, grp)
                     if gcost > 0 and gval > 0.05:
-                        cands.append((gval / gcost + 0.01 * gval + 0.05, a, {"group": [s.cell[m] for m in grp],
+                        cands.append((1.3 * gval / gcost + 0.01 * gval, a, {"group": [s.cell[m] for m in grp],
                                                                             "move": gact}))
         if not cands:
             return END

@@ -1,7 +1,8 @@
 """Words for a person at the table: why a move is illegal, and what a decision costs.
 
 :func:`why_illegal` and :func:`decision_note` ask the game's hooks in the registry
-(:mod:`cardwar.games`); each game's hooks are next to its rules (``cardwar.envs.<game>.explain``).
+(:mod:`cardwar.games`); each game's hooks are its own (the skirmish's next to its rules, naval's and the hex
+game's beside their searches, ``cardwar.agents.<game>_explain``, whose ``determinize`` they use).
 
 Everything here is worked out from the seat's information view only. The verdict
 "legal or not" is the engine's own: the view is turned into a state consistent with

@@ -202,9 +202,9 @@ def test_the_registry_hooks_are_these_functions():
 
 
 @pytest.mark.parametrize("game", ["naval", "hexwar"])
-def test_the_older_games_hooks_are_next_to_their_rules(game):
+def test_the_older_games_hooks_are_beside_their_searches(game):
     import importlib
 
-    module = importlib.import_module(f"cardwar.envs.{game}.explain")
+    module = importlib.import_module(f"cardwar.agents.{game}_explain")
     assert games.get(game).hook("why_illegal") is module.why_illegal
     assert games.get(game).hook("decision_note") is module.decision_note

@@ -196,8 +196,9 @@ _STYLES: dict[int, tuple[Any, PlayStyle]] = {}
 
 
 def style_of(game: str) -> PlayStyle:
-    """The game's :class:`PlayStyle`: the registry's ``extra["play_style"]`` (a style, or a function that builds
-    one, called once a process: ``"cardwar.envs.mygame.play_style:style"``), else :func:`generic_style`."""
+    """The game's :class:`PlayStyle`: the registry's ``extra["play_style"]`` (a style, or a function that returns
+    one or its fields as a dict, called once a process: ``"cardwar.envs.mygame.play_style:style"``; ``viewers``
+    then names the game's own seats, :data:`COMMON_VIEWERS` are added), else :func:`generic_style`."""
     g = games.get(game)
     ref = g.extra.get("play_style")
     if ref is None:
@@ -205,7 +206,11 @@ def style_of(game: str) -> PlayStyle:
     cached = _STYLES.get(id(g))
     if cached is None or cached[0] is not g:
         found = games.resolve(ref)
-        cached = _STYLES[id(g)] = (g, found if isinstance(found, PlayStyle) else found())
+        if not isinstance(found, PlayStyle):
+            found = found()
+        if isinstance(found, dict):  # a game's fields: it need not import the cli
+            found = PlayStyle(**{**found, "viewers": {**COMMON_VIEWERS, **found.get("viewers", {})}})
+        cached = _STYLES[id(g)] = (g, found)
     return cached[1]
 
 

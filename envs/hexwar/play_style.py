@@ -28,14 +28,13 @@ def header(state: Any, viewer_name: str, record: Any) -> list[str]:
     return lines
 
 
-def style() -> Any:
-    """The game's :class:`cardwar.cli.play.PlayStyle` (built on first use: importing the game imports no cli)."""
-    from cardwar.cli.play import COMMON_VIEWERS, PlayStyle
+def style() -> dict[str, Any]:
+    """The fields of the game's :class:`cardwar.cli.play.PlayStyle` (the game imports nothing of the cli)."""
     from cardwar.envs.hexwar.text import describe_result
     from cardwar.envs.hexwar.text import render_view as hex_view_text
 
-    return PlayStyle(
+    return dict(
         seat_names=("blue", "red"), winner_names=("Blue", "Red"), json_names=("blue", "red"),
-        viewers={**COMMON_VIEWERS, "blue": 0, "red": 1}, intro=intro,
+        viewers={"blue": 0, "red": 1}, intro=intro,
         person_view=lambda env: (lambda v: hex_view_text(v, env.scenario)),
         describe=lambda detail, winner, state: describe_result(detail, winner), header=header)

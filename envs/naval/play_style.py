@@ -23,16 +23,14 @@ def turn_starts(out: Callable[[str], None]) -> Callable[[Any], bool]:
     return first_action
 
 
-def style() -> Any:
-    """The game's :class:`cardwar.cli.play.PlayStyle` (built on first use: importing the game imports no cli)."""
-    from cardwar.cli.play import COMMON_VIEWERS, PlayStyle
+def style() -> dict[str, Any]:
+    """The fields of the game's :class:`cardwar.cli.play.PlayStyle` (the game imports nothing of the cli)."""
     from cardwar.envs.naval.render import render_view
     from cardwar.envs.naval.scoring import describe_result
 
     names = ("Captain A", "Captain B")
-    return PlayStyle(
-        seat_names=names, winner_names=names, json_names=("A", "B"),
-        viewers={**COMMON_VIEWERS, "captain_a": 0, "captain_b": 1},
+    return dict(
+        seat_names=names, winner_names=names, json_names=("A", "B"), viewers={"captain_a": 0, "captain_b": 1},
         intro=lambda env, specs: [f"Hit the Deck!: Captain A = {specs[0]}, Captain B = {specs[1]}"],
         person_view=lambda env: render_view, describe=lambda detail, winner, state: describe_result(detail, winner),
         turn_starts=turn_starts, omniscient_move_lines=True)

@@ -84,12 +84,9 @@ def header(state: Any, viewer_name: str, record: Any) -> list[str]:
     return lines
 
 
-def style() -> Any:
-    """The game's :class:`cardwar.cli.play.PlayStyle` (built on first use: importing the game imports no cli)."""
-    from cardwar.cli.play import COMMON_VIEWERS, PlayStyle
-
+def style() -> dict[str, Any]:
+    """The fields of the game's :class:`cardwar.cli.play.PlayStyle` (the game imports nothing of the cli)."""
     seats = ("player_0", "player_1")
-    return PlayStyle(
-        seat_names=seats, winner_names=seats, json_names=seats,
-        viewers={**COMMON_VIEWERS, "player_0": 0, "player_1": 1}, intro=intro,
+    return dict(
+        seat_names=seats, winner_names=seats, json_names=seats, viewers={"player_0": 0, "player_1": 1}, intro=intro,
         person_view=person_view, describe=describe, header=header, omniscient_move_lines=True, board=board)

@@ -1,11 +1,11 @@
-"""Words for a person at the table about naval: why a move is illegal (RULES.md: Deploy, Attack, Defend,
+"""Words for a person at the table about naval: why a move is illegal (envs/naval/RULES.md: Deploy, Attack, Defend,
 the High Royal Flush), and the defence question.
 
 The registry's ``why_illegal`` and ``decision_note`` hooks of the game (:mod:`cardwar.games`; asked through
-:mod:`cardwar.explain`). Everything here is worked out from the seat's information view only. The verdict
-"legal or not" is the engine's own: the view is turned into a state consistent with it (the search agent's
-``determinize``: unseen cards dealt at random) and that state's rule helpers are asked which condition
-fails, so a reason can never mention a card the seat does not know of.
+:mod:`cardwar.explain`), here beside the search whose ``determinize`` they use. Everything here is worked out from
+the seat's information view only. The verdict "legal or not" is the engine's own: the view is turned into a state
+consistent with it (the search agent's ``determinize``: unseen cards dealt at random) and that state's rule helpers
+are asked which condition fails, so a reason can never mention a card the seat does not know of.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""Words for a person at the table about the hex game: why a move is illegal (RULES.md: moving, shooting,
+"""Words for a person at the table about the hex game: why a move is illegal (envs/hexwar/RULES.md: moving, shooting,
 smoke), and the evade question.
 
 The registry's ``why_illegal`` and ``decision_note`` hooks of the game (:mod:`cardwar.games`; asked through
-:mod:`cardwar.explain`). Everything here is worked out from the seat's information view only. The verdict
-"legal or not" is the engine's own: the view is turned into a state consistent with it (the search agent's
-``determinize``: hidden enemy units left out) and that state's rule helpers are asked which condition fails,
-so a reason can never mention a unit the seat does not know of.
+:mod:`cardwar.explain`), here beside the search whose ``determinize`` they use. Everything here is worked out from
+the seat's information view only. The verdict "legal or not" is the engine's own: the view is turned into a state
+consistent with it (the search agent's ``determinize``: hidden enemy units left out) and that state's rule helpers
+are asked which condition fails, so a reason can never mention a unit the seat does not know of.
 """
 
 from __future__ import annotations

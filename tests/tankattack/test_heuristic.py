@@ -116,3 +116,22 @@ def test_heuristic_beats_random_on_held_out_maps():
             score += (returns[hs] + 1) / 2
     p = score / n
     assert p - 1.645 * math.sqrt(max(p * (1 - p), 1 / n) / n) > 0.75 or p >= 0.95, p
+
+
+def test_a_view_rebuilt_from_its_data_gets_the_same_choices():
+    """The engine protocol sends the view as JSON data (no public copy): the agent rebuilds the same state
+    from it (RULES.md 18), so it decides as it does from the env's view."""
+    from cardwar.envs.tankattack import TankState, load_scenario
+    from cardwar.envs.tankattack.view import TankView
+
+    s = TankState.new_game(load_scenario("trench_raid"), None, 4)
+    a, b, rnd = TankHeuristic(seed=1), TankHeuristic(seed=1), np.random.default_rng(0)
+    for _ in range(150):
+        if s.is_terminal():
+            break
+        p = s.current_player
+        mask = s.legal_action_mask()
+        view = s.information_view(p)
+        x = a.act({"action_mask": mask}, view)
+        assert x == b.act({"action_mask": mask}, TankView(p, data=view.data))
+        s.apply_action(x if p == 1 else int(rnd.choice(np.flatnonzero(mask))))

@@ -91,8 +91,8 @@ _DIST: dict[int, tuple[Any, list[int]]] = {}
 
 
 def bunker_distance(s: TankState) -> list[int]:
-    """Steps (8 neighbours, impassable ground avoided) from every cell to a cell touching the Bunker, cached
-    per board; 99 where none leads there."""
+    """Steps (8 neighbours, impassable ground avoided) from every cell to the Bunker, 1 on the cells touching
+    it by an edge, cached per board; 99 where none leads there."""
     board = s.board
     hit = _DIST.get(id(board))
     if hit is not None and hit[0] is board:
@@ -102,7 +102,11 @@ def bunker_distance(s: TankState) -> list[int]:
     q: deque[int] = deque()
     if b is not None and b >= 0:
         dist[b] = 0
-        q.append(b)
+        for f in range(4):  # contact is edge to edge (1.3): a corner cell is one step further
+            n = board.step(b, f)
+            if n is not None and board.going[n] is not None:
+                dist[n] = 1
+                q.append(n)
     while q:
         c = q.popleft()
         col, row = c % 16, c // 16

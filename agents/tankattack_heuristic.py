@@ -334,8 +334,8 @@ class TankHeuristic:
                 w = 0.35
             d = dist[c] if dist[c] < 99 else 30
             left = max(1, s.scenario.turn_limit * 2 - s.bound)
-            if left < 12:  # the turn limit is the defender's (17.3): hurry
-                w *= 1.0 + (12 - left) / 6
+            if left < 20:  # the turn limit is the defender's (17.3): hurry
+                w *= 1.0 + (20 - left) / 10
             score -= w * d
             # face the way on: a group moves, and an element held at wire crosses, straight ahead (8.4, 16.2)
             n = s.board.step(c, s.facing[e])

@@ -35,8 +35,8 @@ EXCEPTIONS: dict[str, str] = {
                             "(under change for the WW1 game's speed at the time of writing)",
     "cardwar/cli/hexwar_balance.py": "the hex game's own study tool (its map generator's balance, "
                                      "`python -m cardwar.cli.hexwar_balance`, docs/hexwar-balance.md): no layer that "
-                                     "another game goes through imports it; its place is envs/hexwar/balance.py, as the "
-                                     "skirmish's is envs/skirmish/balance.py",
+                                     "another game goes through imports it, and it plays the game's agents, so it "
+                                     "sits above them",
     "cardwar/cli/tankattack_balance.py": "the WW1 game's own study tool (its generated maps' balance by seed range, "
                                          "`python -m cardwar.cli.tankattack_balance`, docs/tankattack-balance.md): as "
                                          "hexwar_balance.py",

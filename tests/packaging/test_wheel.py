@@ -301,10 +301,10 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
     ("nice .venv/bin/python -m cardwar.cli.hexwar_balance --maps 500 --seed 0 --workers 2 [--hidden-units]",
      "python -m cardwar.cli.hexwar_balance --maps 4 --seed 0 --workers 1", None),
     ("nice .venv/bin/python -m cardwar.cli.tankattack_balance --seeds 0-19,5000-5019,90000-90019 --games 2 "
-     "--agents random --workers 2",
+     "--agents random --workers 1",
      "python -m cardwar.cli.tankattack_balance --seeds 0-1,5000-5001 --games 2 --agents random --workers 1", None),
     ("nice .venv/bin/python -m cardwar.cli.tankattack_balance --seeds 0-39,5000-5039,90000-90039 --games 2 "
-     "--agents advance --workers 2",
+     "--agents advance --workers 1",
      "python -m cardwar.cli.tankattack_balance --seeds 0-1,5000-5001 --games 2 --agents advance --workers 1", None),
     (".venv/bin/python -m cardwar.engine.bench --agent heuristic --games 10",
      "python -m cardwar.engine.bench --agent heuristic --games 1 --game naval", None),

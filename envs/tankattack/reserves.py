@@ -89,10 +89,6 @@ def _fixed_targets(s: TankState, side: int, cell: int) -> list[int]:
     return out
 
 
-def _free(s: TankState, cell: int) -> bool:
-    return s.grid[cell] < 0 and cell != s.board.bunker
-
-
 def _near_enemy(s: TankState, side: int) -> bytearray:
     """1 at each cell closer than 200p to an enemy on the battlefield: ``gap < 200`` is exactly both
     offsets at most 2 cells (1.4: 100p a cell, 150p a diagonal step), so each enemy marks its 5 x 5 box
@@ -101,9 +97,9 @@ def _near_enemy(s: TankState, side: int) -> bytearray:
     for c, sd in zip(s.cell, s.side):
         if c >= 0 and sd != side:
             cc, cr = c % STRIDE, c // STRIDE
+            lo, hi = max(cc - 2, 0), min(cc + 3, STRIDE)
             for r in range(max(cr - 2, 0), min(cr + 3, MAX_ROWS)):
-                base = r * STRIDE
-                near[base + max(cc - 2, 0):base + min(cc + 3, STRIDE)] = b"\x01" * (min(cc + 3, STRIDE) - max(cc - 2, 0))
+                near[r * STRIDE + lo:r * STRIDE + hi] = b"\x01" * (hi - lo)
     return near
 
 
@@ -120,7 +116,8 @@ def _cells_where(s: TankState, key: str, test, build=None):
 def entry_cells(s: TankState, e: int, first: bool = False) -> dict[int, tuple[int, ...]]:
     """Every cell where reserve element ``e`` may be placed now, with its legal facings (9.1-9.7); with
     ``first``, at most one (enough to know whether the entry is possible). The cells are tried in map order
-    (row by row), only among those the element's kind may use at all (speed)."""
+    (row by row), only among those the element's kind may use at all; the tests are :func:`in_enemy_half`
+    and :func:`clear_of_enemies` (200p), inline (speed)."""
     t, side, board = s.etype[e], s.side[e], s.board
     out: dict[int, tuple[int, ...]] = {}
     grid, bunker = s.grid, board.bunker

@@ -259,12 +259,14 @@ class TankHeuristic:
         ap = STATS[s.etype[loser]].ap
         if o is Outcome.DESTROYED or o is Outcome.LOST_OFF:
             return float(ap) + (0.5 if s.general[loser] else 0.0)
+        # a beaten attacker loses ground it paid PIPs for: a recoil is a cell, a flight a whole move (15.1, 15.4)
+        back = 1.2 * _ADVANCE.get(s.etype[loser], 0.3) if s.side[loser] == ATTACKER else 0.0
         if o in (Outcome.FLEE, Outcome.FLEE_600):
-            return 0.4 * ap
+            return 0.4 * ap + 2 * back
         if o in (Outcome.SUPPRESSED, Outcome.RECOIL_OR_SUPPRESS, Outcome.TO_RESERVE):
             return 0.5
         if o is Outcome.RECOIL:
-            return 0.3 + (0.6 if occupies_trench(s, loser) else 0.0)
+            return 0.3 + back + (0.6 if occupies_trench(s, loser) else 0.0)
         return 0.0
 
     def _ground_aid(self, s: TankState, winner: int) -> bool:

@@ -40,13 +40,6 @@ EXCEPTIONS: dict[str, str] = {
     "cardwar/cli/tankattack_balance.py": "the WW1 game's own study tool (its generated maps' balance by seed range, "
                                          "`python -m cardwar.cli.tankattack_balance`, docs/tankattack-balance.md): as "
                                          "hexwar_balance.py",
-    "cardwar/serve/static/app.js": "the page's shell still draws naval and the hex game itself; splitting it into a "
-                                   "small shell and one module per game (as skirmish.js) is the page's part of "
-                                   "issue 30 item 4",
-    "cardwar/serve/static/index.html": "the game tiles of the new-game form, until the page shell builds them from "
-                                       "GET /api/games (the page's part of issue 30 item 4)",
-    "cardwar/serve/static/style.css": "each game's board styles, until they move with the page modules (the page's "
-                                      "part of issue 30 item 4)",
 }
 
 

@@ -58,7 +58,7 @@ STATIC = Path(__file__).with_name("static")
 
 def page_module(page: str | None) -> str | None:
     """The web page's module of a game (its registry ``page``) as a file under ``/static/``, if it is one there
-    (naval's and hexwar's drawing is in app.js itself)."""
+    (every shipped game's is; a game without one is played with the page's buttons)."""
     if not page:
         return None
     name = page if page.endswith(".js") else f"{page}.js"

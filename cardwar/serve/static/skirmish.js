@@ -147,7 +147,7 @@
   function render(board) {
     const s = state(), v = s.view, map = s.map;
     const W = MARGIN * 2 + HW * (map.width + 0.5), H = MARGIN * 2 + R * (2 + 1.5 * (map.height - 1));
-    const root = svg("svg", {viewBox: `0 0 ${W.toFixed(0)} ${H.toFixed(0)}`, class: "hexmap skirmish-map", role: "img",
+    const root = svg("svg", {viewBox: `0 0 ${W.toFixed(0)} ${H.toFixed(0)}`, class: "hexmap skirmish-map sk-map", role: "img",
       "aria-label": "skirmish map"});
     root.style.setProperty("--min-map-w", `${Math.ceil(W * MIN_HEX_PX / HW)}px`);  // a narrow screen only: a wide one fits the map
     const terrain = svg("g", {class: "terrain"}), hexes = svg("g", {class: "hexes"});
@@ -375,6 +375,7 @@
   }
 
   function scenario(map) {
+    if (!map) return "";
     const description = String(map.description || "");
     const cut = description.indexOf("Victory:");
     const story = (cut >= 0 ? description.slice(0, cut) : description).trim();

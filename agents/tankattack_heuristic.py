@@ -46,7 +46,7 @@ _DICE = [(a, b) for a in range(1, 7) for b in range(1, 7)]
 _STEP8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 BUNKER_VALUE = 60.0
 """The Bunker destroyed ends the game for the attacker (17.3): worth more than any army's AP."""
-_ADVANCE = {EType.TANK: 1.4, EType.STURMTRUPPE: 1.0, EType.RIFLES: 0.7, EType.DISMOUNTED_CAVALRY: 0.7,
+_ADVANCE = {EType.TANK: 1.6, EType.STURMTRUPPE: 1.4, EType.RIFLES: 0.5, EType.DISMOUNTED_CAVALRY: 0.5,
             EType.CAVALRY: 0.6, EType.ARMOURED_CAR: 0.6, EType.MG: 0.45, EType.LIGHT_MORTAR: 0.3,
             EType.FORWARD_OBSERVER: 0.3, EType.FIELD_ARTILLERY: 0.15, EType.AAA: 0.1, EType.BARRAGE: 0.5,
             EType.BOMBER: 0.2, EType.FIGHTER: 0.2, EType.SCOUT: 0.2, EType.AIR_ACE: 0.2, EType.BALLOON: 0.05}

@@ -403,8 +403,10 @@ register(Game(
             "mcts": AgentEntry("cardwar.agents.tankattack_search:TankSearch", "cardwar.agents.tankattack_search:OPTIONS",
                                summary="Monte Carlo tree search with the dice as chance nodes (nothing else is "
                                        "hidden)")},
+    page="tankattack",
     extra={"engine_bench_setup": {"scenario": "trench_raid"}, "explicit_chance": "cardwar.envs.tankattack.chance",
-           "perfect_information": True,
+           "perfect_information": True, "move_steps": "cardwar.envs.tankattack.page:move_steps",
+           "page_map": "cardwar.envs.tankattack.page:page_map",
            **_search_hooks("cardwar.agents.tankattack_search", max_game_length=False)}))
 
 # ---------------------------------------------------------------------------- installed plug-ins

@@ -1,0 +1,149 @@
+"""Tank Attack's web page (``static/tankattack.js``) in Chromium: whole games of ``trench_raid`` played by clicks,
+at desktop (1280 x 800) and phone (390 x 844) size.
+
+At every decision the page is read against the API's state, independently of the page's code: every cell of the
+map is drawn, each element on the map stands at its cell with its two-letter code (the text board's,
+``envs/tankattack/text.py``) and its facing, the trenches, the wire still standing and the Bunker are drawn, the
+element the decision is about is marked, the PIPs are shown; the cells lit are exactly the legal cell answers and
+the buttons exactly the other legal answers (RULES.md 19), and the decision (turn, prompt, buttons) lies inside the
+screen. Moves are chosen as a person chooses them: a random lit cell, element or button.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from cardwar.envs.tankattack.elements import EType
+from cardwar.envs.tankattack.text import CODES, GENERAL
+from cardwar.serve.launch import ServerProcess
+from tests.serve.browser import ARTIFACTS, BOX, PHONE, api_state, browser, inside, new_page, play_move, server, \
+    start_game, status
+from tests.serve.test_browser import assert_result_shown
+from tests.serve.test_phone import assert_decision_on_screen, assert_on_screen_top_and_bottom
+
+__all__ = ["browser", "server"]  # the module's fixtures (tests/serve/browser.py)
+
+DESKTOP = {"width": 1280, "height": 800}
+OFF_MAP = ("reserve", "lost", "gone")
+CODE = {t.name.lower(): c for t, c in CODES.items()}
+
+
+def cells_of(scenario: dict[str, Any]) -> list[str]:
+    rows = scenario["map"]
+    return [f"{chr(65 + c)}{r + 1}" for r in range(len(rows)) for c in range(len(rows[0]))]
+
+
+def assert_board_as_sent(page: Any, state: dict[str, Any]) -> None:
+    """The map, the works and the elements as the API's state has them; the decision's element marked."""
+    v, sc = state["view"], state["map"]["scenario"]
+    assert sorted(page.locator("svg.ta-map g.ta-cell").evaluate_all("es => es.map(e => e.dataset.cell)")) \
+        == sorted(cells_of(sc))
+    rows = sc["map"]
+    trenches = sum(row.count("#") + row.count("S") for row in rows)
+    assert page.locator("svg.ta-map [data-trench]").count() == trenches
+    assert sorted(page.locator("svg.ta-map [data-wire]").evaluate_all("es => es.map(e => e.dataset.wire)")) \
+        == sorted(v["wire"])
+    assert page.locator("svg.ta-map [data-bunker]").count() == (1 if v["bunker_alive"] else 0)
+    drawn = page.locator("svg.ta-map g.ta-el").evaluate_all(
+        "es => es.map(e => [Number(e.dataset.element), e.dataset.cell, e.dataset.code, e.dataset.facing])")
+    expected = [[i, e["cell"], GENERAL if e["general"] else CODE[e["type"]], "NESW"[e["facing"]]]
+                for i, e in enumerate(v["elements"]) if e["cell"] not in OFF_MAP]
+    assert sorted(drawn) == sorted(expected)
+    p = v["pending"]
+    about = {p[k] for k in ("element", "shooter", "x") if isinstance(p.get(k), int) and p[k] >= 0} | set(p.get("group", []))
+    about = {i for i in about if v["elements"][i]["cell"] not in OFF_MAP}
+    marked = set(page.locator("svg.ta-map g.ta-el.acting").evaluate_all("es => es.map(e => Number(e.dataset.element))"))
+    assert marked == about, (v["stage"], p)
+    assert page.locator(".ta-status").get_attribute("data-pips") == str(v["pips"])
+
+
+def assert_decision_clickable(page: Any, state: dict[str, Any]) -> None:
+    """The lit cells are the legal cell answers, the buttons the others, one each."""
+    legal = state["legal"]
+    cells = sorted(m["steps"][0] for m in legal if m["steps"])
+    assert all(len(m["steps"]) == 1 and m["steps"][0] == f"cell:{m['move']}" for m in legal if m["steps"])
+    lit = sorted(page.locator("svg.ta-map g.ta-cell.clickable").evaluate_all("es => es.map(e => e.dataset.step)"))
+    assert lit == cells, (state["view"]["stage"], lit, cells)
+    buttons = sorted(page.locator("#choices button[data-move]").evaluate_all("bs => bs.map(b => b.dataset.move)"))
+    assert buttons == sorted(m["move"] for m in legal if not m["steps"])
+    assert not [m for m in legal if not m["steps"] and re.fullmatch(r"[A-P]\d{1,2}", m["move"])]  # no cell a button
+
+
+def play_game(page: Any, server: ServerProcess, rng: random.Random, phone: bool = False) -> int:
+    moves, stages, cell_px = 0, set(), []
+    while status(page) != "over":
+        assert moves < 400, "the game did not end in 400 decisions"
+        state = api_state(server, page)
+        assert state["status"] == "your_turn"
+        stages.add(state["view"]["stage"])
+        assert_board_as_sent(page, state)
+        assert_decision_clickable(page, state)
+        page.evaluate("window.scrollTo(0, 0)")
+        m = assert_decision_on_screen(page)
+        screen = {"left": 0, "top": 0, "right": m["width"], "bottom": m["height"]}
+        for box in page.locator("svg.ta-map g.ta-cell.clickable .hit").evaluate_all(
+                "es => es.map(e => { const r = e.getBoundingClientRect(); "
+                "return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; })"):
+            cell_px.append(box["right"] - box["left"])
+            if phone:  # the map is the screen's width: a lit cell is reached by scrolling the page down, no further
+                assert inside(box, {**screen, "top": -1e9, "bottom": 1e9}), box
+            else:  # the whole map fits the laptop's screen
+                assert inside(box, screen), box
+        if phone and moves % 15 == 0:
+            assert_on_screen_top_and_bottom(page)
+        play_move(page, rng)
+        moves += 1
+    assert {"moves", "move_dest", "move_face"} <= stages, stages
+    assert cell_px and min(cell_px) >= 33, min(cell_px)  # a finger's width
+    return moves
+
+
+@pytest.mark.parametrize("seat, agent", [("defender", "random"), ("attacker", "heuristic")])
+def test_tankattack_game_played_by_clicks_to_its_end(server: ServerProcess, browser: Any, seat: str,
+                                                     agent: str) -> None:
+    """A whole trench raid at 1280 x 800, every answer a click on a lit cell (or the element on it) or a button."""
+    with new_page(browser, DESKTOP) as page:
+        start_game(page, server.url, "tankattack", agent=agent, scenario="trench_raid", seat=seat)
+        state = api_state(server, page)
+        assert state["game"] == "tankattack" and state["scenario"] == "trench_raid" and state["you"] == seat
+        assert page.locator("svg.ta-map g.ta-cell").count() == 8 * 12  # RULES.md 20.2: an 8 x 12 map
+        legend = set(page.locator(".ta-legend [data-terrain]").evaluate_all("es => es.map(e => e.dataset.terrain)"))
+        assert {"open", "hill", "crater", "ruin", "trench", "wire", "bunker"} <= legend
+        info = " ".join(page.locator("#scenario-info").inner_text().split())
+        assert "Breakthrough" in info and "Break point" in info and "Turn limit" in info
+        shot = ARTIFACTS / f"serve-tankattack-{seat}.png"
+        rng = random.Random(21 if seat == "defender" else 4)
+        for _ in range(6):  # a few moves in, then a picture with the decision lit
+            if status(page) == "your_turn":
+                play_move(page, rng)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.mouse.move(0, 0)
+        page.screenshot(path=str(shot), full_page=True)
+        moves = play_game(page, server, rng)
+        assert moves > 5
+        assert_result_shown(server, page)
+        result = api_state(server, page)["result"]
+        assert result["detail"]["reason"] in page.locator("#result .result-why").inner_text().lower()
+
+
+def test_tankattack_on_a_phone_a_whole_game_with_the_decision_on_screen(server: ServerProcess, browser: Any) -> None:
+    """390 x 844: the page is the screen's width, a cell is a finger wide, the decision sits in the bar at the
+    bottom at every step, and the result at the end."""
+    with new_page(browser, PHONE, phone=True) as page:
+        start_game(page, server.url, "tankattack", agent="heuristic", scenario="trench_raid", seat="defender")
+        assert_on_screen_top_and_bottom(page)
+        for sel in (".ta-forces", ".ta-events", ".ta-legend", ".map-box"):
+            b = page.locator(sel).first.evaluate(BOX)
+            assert b["left"] >= 0 and b["right"] <= PHONE["width"], (sel, b)
+        rng = random.Random(8)
+        for _ in range(4):
+            play_move(page, rng)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "serve-tankattack-phone.png"), full_page=True)
+        play_game(page, server, rng, phone=True)
+        assert_on_screen_top_and_bottom(page, over=True)
+        assert page.locator("#result .result-head").inner_text() in ("You win!", "The bot wins", "A draw")

@@ -147,3 +147,46 @@ def test_tankattack_on_a_phone_a_whole_game_with_the_decision_on_screen(server: 
         play_game(page, server, rng, phone=True)
         assert_on_screen_top_and_bottom(page, over=True)
         assert page.locator("#result .result-head").inner_text() in ("You win!", "The bot wins", "A draw")
+
+
+def test_move_steps_make_a_cell_a_click_and_every_other_answer_a_button() -> None:
+    """RULES.md 19: ids 0-383 are cells (a click on the grid), the rest (facings, end, yes, suppress, enter, the
+    spends) buttons; over the legal answers of random trench raids, each is what its id range says."""
+    from cardwar.envs.tankattack.actions import action_to_string
+    from cardwar.envs.tankattack.page import move_steps
+    from cardwar.envs.tankattack.rules import TankAttackRules
+    from cardwar.envs.tankattack.scenario import load_scenario
+    from cardwar.envs.tankattack.state import TankState
+
+    seen_cells, seen_buttons = 0, set()
+    for seed in range(3):
+        s, rng = TankState.new_game(load_scenario("trench_raid"), TankAttackRules(), seed), random.Random(seed)
+        while s.stage.value != "game_over":
+            legal = s.legal_actions()
+            for a in legal:
+                move = action_to_string(a)
+                if a < 384:
+                    assert move_steps(move, {}) == [f"cell:{move}"]
+                    seen_cells += 1
+                else:
+                    assert move_steps(move, {}) == []
+                    seen_buttons.add(move.split()[0])
+            s.apply_action(rng.choice(legal))
+    assert seen_cells > 100 and {"end", "face"} <= seen_buttons
+
+
+def test_page_map_gives_the_scenario_and_each_type_once() -> None:
+    """The page's map: the scenario as the view has it, and the element types (RULES.md 3.5) whose AP sum to each
+    trench-raid army's 13 (RULES.md 20.2)."""
+    from cardwar.envs.tankattack.page import page_map
+    from cardwar.envs.tankattack.rules import TankAttackRules
+    from cardwar.envs.tankattack.scenario import load_scenario
+    from cardwar.envs.tankattack.state import TankState
+
+    s = TankState.new_game(load_scenario("trench_raid"), TankAttackRules(), 1)
+    m = page_map(s)
+    assert m["scenario"] == s.information_view(0).data["scenario"]
+    assert set(m["types"]) == {t.name.lower() for t in EType} and m["general_code"] == GENERAL
+    for side in (0, 1):
+        assert sum(m["types"][e["type"]]["ap"] for e in s.information_view(None).data["elements"]
+                   if e["side"] == side) == 13

@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from cardwar.envs.tankattack.elements import EType
+from cardwar.envs.tankattack.elements import STATS, EType
 from cardwar.envs.tankattack.text import CODES, GENERAL
 from cardwar.serve.launch import ServerProcess
-from tests.serve.browser import ARTIFACTS, BOX, PHONE, api_state, browser, inside, new_page, play_move, server, \
-    start_game, status
+from tests.serve.browser import ARTIFACTS, BOX, PHONE, api_state, browser, inside, new_page, play_move, \
+    saved_session, server, start_game, status
 from tests.serve.test_browser import assert_result_shown
 from tests.serve.test_phone import assert_decision_on_screen, assert_on_screen_top_and_bottom
 
@@ -30,6 +30,7 @@ __all__ = ["browser", "server"]  # the module's fixtures (tests/serve/browser.py
 DESKTOP = {"width": 1280, "height": 800}
 OFF_MAP = ("reserve", "lost", "gone")
 CODE = {t.name.lower(): c for t, c in CODES.items()}
+NAMES = {t.name.lower(): STATS[t].name for t in EType}
 
 
 def cells_of(scenario: dict[str, Any]) -> list[str]:
@@ -73,6 +74,47 @@ def assert_decision_clickable(page: Any, state: dict[str, Any]) -> None:
     assert not [m for m in legal if not m["steps"] and re.fullmatch(r"[A-P]\d{1,2}", m["move"])]  # no cell a button
 
 
+FACING_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+def assert_own_sentence(page: Any, before: dict[str, Any], after: dict[str, Any]) -> None:
+    """The player's step, in the log, is a sentence naming what the notation names: the cell (or the element standing
+    there, by its type), the facing in words, the reserve brought on; the events it caused follow it, as sent."""
+    index = len(before["log"])
+    line = after["log"][index]
+    move, *events = line.split("; ")
+    item = page.locator("#log li").nth(index)
+    assert item.get_attribute("data-line") == line
+    sentence = " ".join(item.locator(".ta-own").inner_text().split())
+    assert sentence.endswith(".") and len(sentence.split()) >= 3 and sentence != move, (move, sentence)
+    v = before["view"]
+    if re.fullmatch(r"[A-P]\d{1,2}", move):
+        here = [e for e in v["elements"] if e["cell"] == move]
+        names = {("General" if e["general"] else NAMES[e["type"]]) for e in here}
+        assert move in sentence or any(n in sentence for n in names), (move, sentence)
+    elif move.startswith("face "):
+        assert FACING_WORDS[move[5:]] in sentence, (move, sentence)
+    elif move.startswith("enter "):
+        assert NAMES[move[6:]] in sentence, (move, sentence)
+    texts = " ".join(item.inner_text().split())
+    assert texts == " ".join([sentence, *events]).replace(";", ""), (texts, line)
+
+
+def assert_bot_moves(page: Any) -> None:
+    """The bot's last moves: every event its entries hold (the API's words), a line each, then one line counting its
+    steps that showed nothing yet (an entry with no event)."""
+    lines = saved_session(page).get("botMoves") or []
+    if not lines:
+        return
+    shown = [" ".join(t.split()) for t in page.locator("#bot-moves li").all_inner_texts()]
+    events = [" ".join(part.split()) for line in lines for part in line.split("; ") if part]
+    quiet = sum(1 for line in lines if not line)
+    assert shown[:len(events)] == events
+    assert len(shown) == len(events) + (1 if quiet else 0)
+    if quiet:
+        assert shown[-1].startswith(f"{quiet} step"), shown[-1]
+
+
 def play_game(page: Any, server: ServerProcess, rng: random.Random, phone: bool = False) -> int:
     moves, stages, cell_px = 0, set(), []
     while status(page) != "over":
@@ -96,6 +138,8 @@ def play_game(page: Any, server: ServerProcess, rng: random.Random, phone: bool 
         if phone and moves % 15 == 0:
             assert_on_screen_top_and_bottom(page)
         play_move(page, rng)
+        assert_own_sentence(page, state, api_state(server, page))
+        assert_bot_moves(page)
         moves += 1
     assert {"moves", "move_dest", "move_face"} <= stages, stages
     assert cell_px and min(cell_px) >= 33, min(cell_px)  # a finger's width

@@ -328,9 +328,75 @@
       `\u00b7 attacker <b>${at.lost}</b> of ${at.breaks} \u00b7 the Bunker ${state.view.bunker_alive ? "stands" : "is destroyed"}</p>`;
   }
 
+  // ---------------------------------------------------------------- the log in words
+  /* The player's own entries are the notation of one small decision ("C8", "face E", "end"); the page says each in
+   * a sentence, from the state it is made in (ownMove, kept with the session). The events that follow an entry, and
+   * the bot's entries (the events its decisions caused, RULES.md 18), are the API's words. */
+
+  /** An element in plain words: "your Rifles at C8", "the attacker's Tank at E3". */
+  function whoText(i) {
+    const tmp = document.createElement("span");
+    tmp.innerHTML = who(i);
+    return tmp.textContent;
+  }
+
+  function ownMove(move) {
+    const v = state.view, p = v.pending || {}, stage = v.stage;
+    const it = typeof p.element === "number" ? cap(whoText(p.element)) : "It";
+    const isCell = /^[A-P]\d{1,2}$/.test(move);
+    const dir = move.startsWith("face ") ? FACINGS[FACE_LETTERS.indexOf(move.slice(5))] : null;
+    const at = isCell ? v.elements.findIndex(e => e.cell === move) : -1;
+    const there = at >= 0 ? whoText(at) : move;
+    if (move.startsWith("enter ")) return `You bring on ${choiceLabel(move).replace("Bring on: ", "a ")} from the reserve.`;
+    if (move === "counter-battery") return "You pay for counter-battery against an enemy Barrage.";
+    if (move === "rally") return "You pay a PIP to rally a suppressed element.";
+    switch (stage) {
+      case "moves": return move === "end" ? "You end your moves." : `You pick ${there} to move.`;
+      case "move_dest":
+        if (move === "group") return `${it} leads a group.`;
+        if (["mount", "dismount", "raid"].includes(move)) return `${it}: ${choiceLabel(move).toLowerCase()}.`;
+        return typeof p.element === "number" && v.elements[p.element].cell === move ? `${it} stays at ${move} to turn.`
+          : `${it} moves to ${move}.`;
+      case "move_face": case "enter_face": case "air_face": case "turning": return `${it} faces ${dir || move}.`;
+      case "face_choice": return `${it} turns to face ${dir || move}.`;
+      case "recoil_choice": return move === "suppress" ? `${it} takes Suppression instead of recoiling.` : `${it} recoils ${dir || move}.`;
+      case "shoot_select": return `${cap(there)} will shoot.`;
+      case "shoot_target": return `${cap(whoText(p.shooter))} shoots at ${there}.`;
+      case "shoot_aid": return move === "end" ? "No more aids to the shot." : `${cap(there)} aids the shot.`;
+      case "shoot_return": return move === "yes" ? `${cap(whoText(p.target))} shoots back.` : `${cap(whoText(p.target))} does not shoot back.`;
+      case "combat_select": return `You fight the combat of ${there} next.`;
+      case "combat_partner": return `It fights ${there}.`;
+      case "enter_cell": case "setup": return `${it} is placed at ${move}.`;
+      case "spend_target": return `The ${human(p.spend || "spend")} is for ${there}.`;
+      case "group_add": return move === "end" ? "The group moves as it is." : `${cap(there)} joins the group.`;
+      case "group_move": return dir ? `The group turns to face ${dir}.` : `The group moves, its lead to ${move}.`;
+      case "air_contact": return move === "end" ? "No free aerial contact." : `${cap(there)} makes a free aerial contact.`;
+      case "air_dest": return `${it} flies to ${move}.`;
+      default: return isCell ? `You chose ${move}.` : `You chose: ${choiceLabel(move)}.`;
+    }
+  }
+
+  /** A log entry: the player's own in a sentence (from its note; a game continued elsewhere has the notation), then
+   * the events it caused, a line each; the bot's as the API gives them. */
+  function logItem(line, own, note) {
+    const [move, ...events] = String(line).split("; ");
+    const parts = events.map(e => `<span class="part">${esc(e)}</span>`).join("");
+    if (!own) return line ? esc(move) + parts : "";
+    return `<span class="ta-own" data-move="${esc(move)}">${esc(note || move)}</span>` + parts;
+  }
+
+  /** The bot's last moves: what they caused, an event a line; its steps that showed nothing yet (an element
+   * chosen, a destination before the facing) counted in one line. */
+  function botMoveItems(lines) {
+    const events = lines.flatMap(l => String(l).split("; ")).filter(Boolean);
+    const quiet = lines.filter(l => !l).length;
+    return events.map(e => esc(e)).concat(quiet ? [`<span class="muted">${quiet} step${quiet === 1 ? "" : "s"} ` +
+      "of its decisions that showed nothing yet</span>"] : []);
+  }
+
   cw.pages.tankattack = {
     render: fresh(render), prompt: fresh(prompt), choiceLabel: fresh(choiceLabel), moveKind: fresh(moveKind),
-    scenario: fresh(scenario),
+    scenario: fresh(scenario), ownMove: fresh(ownMove), logItem: fresh(logItem), botMoveItems,
     seatName: seat => cap(seat),
     title: s => (s.map && s.map.scenario && s.map.scenario.title) || "Tank Attack",
     turnSub: v => `Bound ${v.bound} of ${2 * v.scenario.turn_limit} \u00b7 PIPs ${v.pips}`,

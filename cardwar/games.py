@@ -400,6 +400,7 @@ register(Game(
     decision_note="cardwar.envs.tankattack.explain:decision_note",
     agents={"random": AgentEntry("cardwar.agents:RandomAgent", (), takes_game=True), "rllib": RLLIB_AGENT,
             "heuristic": AgentEntry("cardwar.agents.tankattack_heuristic:TankHeuristic", ()),
+            "ppo": AgentEntry("cardwar.agents:make_ppo", _PPO, takes_game=True),
             "mcts": AgentEntry("cardwar.agents.tankattack_search:TankSearch", "cardwar.agents.tankattack_search:OPTIONS",
                                summary="Monte Carlo tree search with the dice as chance nodes (nothing else is "
                                        "hidden)")},

@@ -21,35 +21,19 @@ from cardwar.envs.tankattack.observation import NUM_PLANES, OBS_SHAPE, P, STAGES
 from cardwar.training.callbacks import eval_scenario
 from cardwar.training.config import TrainConfigError, config_from_dict
 from cardwar.training.grid_policy import GridPolicy
+from tests.training.policy_probes import probe_policy, random_decisions
 from tests.training.test_skirmish_training import logits_and_values
 
 CONFIG = Path(__file__).parents[2] / "configs" / "training" / "tankattack.yaml"
 
 
 def make_policy(channels: int = 8, blocks: int = 1, randomise: bool = True) -> GridPolicy:
-    torch.manual_seed(0)
-    policy = GridPolicy(spaces.Box(0.0, 1.0, OBS_SHAPE, dtype=np.float32), spaces.Discrete(NUM_ACTIONS),
-                        lambda _: 3e-4, channels=channels, blocks=blocks)
-    if randomise:  # fresh residual branches start at zero and logits near zero: give every weight a say
-        with torch.no_grad():
-            for p in policy.parameters():
-                p.normal_(0.0, 0.3)
-    return policy.eval()
+    return probe_policy(GridPolicy, OBS_SHAPE, NUM_ACTIONS, channels, blocks, randomise)
 
 
 def decisions(scenario: str, count: int, seed: int = 0) -> list[dict]:
     """``count`` observations (with masks) of the seat to decide, from random play."""
-    env = make_raw_env("tankattack", scenario)
-    rng = np.random.default_rng(seed)
-    out: list[dict] = []
-    env.reset(seed=seed)
-    while len(out) < count:
-        if all(env.terminations.values()) or all(env.truncations.values()) or not env.agents:
-            env.reset(seed=int(rng.integers(2**31)))
-        obs = env.observe(env.agent_selection)
-        out.append(obs)
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    return out
+    return random_decisions("tankattack", scenario, count, seed)
 
 
 # ---------------------------------------------------------------- the policy

@@ -22,36 +22,19 @@ from cardwar.training.config import TrainConfigError, config_from_dict
 from cardwar.training.hex_policy import HexConv2d
 from cardwar.training.scenario_mix import MixedScenarioEnv, ScenarioMixError, make_env, parse_mix
 from cardwar.training.skirmish_policy import SkirmishPolicy
+from tests.training.policy_probes import probe_policy, random_decisions
 
 MIX = "random:train*3,duel"
 
 
 def make_policy(channels: int = 8, blocks: int = 1, randomise: bool = True,
                 shape: tuple[int, ...] = OBS_SHAPE) -> SkirmishPolicy:
-    torch.manual_seed(0)
-    policy = SkirmishPolicy(spaces.Box(0.0, 1.0, shape, dtype=np.float32), spaces.Discrete(N_ACTIONS),
-                            lambda _: 3e-4, channels=channels, blocks=blocks)
-    if randomise:  # fresh residual branches start at zero and logits near zero: give every weight a say
-        with torch.no_grad():
-            for p in policy.parameters():
-                p.normal_(0.0, 0.3)
-    return policy.eval()
+    return probe_policy(SkirmishPolicy, shape, N_ACTIONS, channels, blocks, randomise)
 
 
 def decisions(scenario: str, count: int, seed: int = 0) -> list[dict]:
     """``count`` observations (with masks) of the seat to move, from random play."""
-    env = make_raw_env("skirmish", scenario)
-    rng = np.random.default_rng(seed)
-    out: list[dict] = []
-    env.reset(seed=seed)
-    while len(out) < count:
-        if env.game.is_terminal():
-            env.reset(seed=int(rng.integers(2**31)))
-        agent = env.agent_selection
-        obs = env.observe(agent)
-        out.append(obs)
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    return out
+    return random_decisions("skirmish", scenario, count, seed)
 
 
 def logits_and_values(policy: SkirmishPolicy, obs: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:

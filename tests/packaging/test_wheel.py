@@ -252,6 +252,19 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
      "cardwar match skirmish ppo heuristic --games 2 --seed 50000 --scenario random:test --reproducible-seeds", None),
     ("cardwar match skirmish heuristic:bounds=false heuristic --games 200 ...",
      "cardwar match skirmish heuristic:bounds=false heuristic --games 2 --scenario duel", None),
+    ("cardwar train tankattack --config tankattack --export agents/pretrained/tankattack_ppo.zip",
+     f"cardwar train tankattack --config tankattack --export agents/pretrained/tankattack_ppo.zip {TINY_TRAIN} "
+     "--set imitation.games=2 --set imitation.dagger_rounds=0 --set imitation.epochs=1", None),
+    ("cardwar train tankattack --resume runs/tankattack__ppo__0__<time>", SKIP + "resume is tested in tests/training/",
+     None),
+    ("cardwar match tankattack ppo random --games 100 --scenario random:test --seed 30 --workers 2 "
+     "--reproducible-seeds",
+     "cardwar match tankattack ppo random --games 2 --scenario trench_raid --seed 30 --reproducible-seeds", None),
+    ("cardwar match tankattack ppo heuristic --games 100 --scenario random:test --seed 30 --workers 2 "
+     "--reproducible-seeds",
+     "cardwar match tankattack ppo heuristic --games 2 --scenario trench_raid --seed 30 --reproducible-seeds", None),
+    ("cardwar match tankattack ppo:runs/tankattack__ppo__0__20261127-143255/checkpoints/model_000000000.zip random "
+     "--games 100 ...", SKIP + "a checkpoint of the run docs/training.md describes; the shipped ppo plays above", None),
     ("cardwar match skirmish ppo:runs/skirmish__ppo__0__20261124-215002/checkpoints/model_000000000.zip heuristic "
      "--games 200 ...", SKIP + "a checkpoint of the run docs/training.md describes; the shipped ppo plays above", None),
     ("python -m cardwar.training.imitation_check hexwar --out runs/imitation/hex_base",

@@ -128,9 +128,12 @@ def _int_lists(value, out):
     return out
 
 
-def _has_run(seq, lists, n=3):
-    """Whether some list holds ``n`` consecutive items of ``seq`` in its order (a pack's order)."""
+def _has_run(seq, lists, n=3, public=()):
+    """Whether some list holds ``n`` consecutive items of ``seq`` in its order (a pack's order). Runs that are also
+    in one of the ``public`` sequences (the cards every pack has shown, in the order drawn) are not counted: a
+    response may show another pack's drawn cards, which by chance can match three cards of this pack's order."""
     runs = {tuple(seq[i:i + n]) for i in range(len(seq) - n + 1)}
+    runs -= {tuple(xs[i:i + n]) for xs in public for i in range(len(xs) - n + 1)}
     return any(tuple(xs[i:i + n]) in runs for xs in lists for i in range(len(xs) - n + 1))
 
 
@@ -164,8 +167,9 @@ def skirmish_checks(response, who, s, session):
         if who is None or seat != seats[who]:
             assert line.startswith(f"{seat} decides"), line
     lists = _int_lists(response, [])
+    shown = [pack.discards for pack in s.packs]  # drawn, in order: public
     for pack in s.packs:
-        assert not _has_run(pack.draw_pile, lists), "a pack's order"
+        assert not _has_run(pack.draw_pile, lists, public=shown), "a pack's order"
     deck = [list(c) for c in s.deck]
     assert not any(deck[i:i + 2] == deck_ for i in range(len(deck) - 1) for deck_ in _pairs(response))
     assert str(session.table.seed) not in text or session.table.seed < 1000  # a small seed is a client's own

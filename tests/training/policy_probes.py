@@ -37,3 +37,17 @@ def random_decisions(game: str, scenario: str, count: int, seed: int = 0) -> lis
         out.append(obs)
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     return out
+
+
+def assert_only_legal_mass(policies: list[Any], batch: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """Each policy's masked distribution sums to 1, puts no mass on an illegal id and samples only legal ones;
+    returns the last policy's probabilities."""
+    for p in policies:
+        dist = p.get_distribution(torch.as_tensor(batch), action_masks=masks)
+        probs = dist.distribution.probs.detach().numpy()
+        assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+        assert (probs[~masks] < 1e-6).all()
+        for _ in range(5):
+            picked = dist.sample().numpy()
+            assert masks[np.arange(len(batch)), picked].all()
+    return probs

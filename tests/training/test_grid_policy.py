@@ -21,7 +21,7 @@ from cardwar.envs.tankattack.observation import NUM_PLANES, OBS_SHAPE, P, STAGES
 from cardwar.training.callbacks import eval_scenario
 from cardwar.training.config import TrainConfigError, config_from_dict
 from cardwar.training.grid_policy import GridPolicy
-from tests.training.policy_probes import probe_policy, random_decisions
+from tests.training.policy_probes import assert_only_legal_mass, probe_policy, random_decisions
 from tests.training.test_skirmish_training import logits_and_values
 
 CONFIG = Path(__file__).parents[2] / "configs" / "training" / "tankattack.yaml"
@@ -46,14 +46,8 @@ def test_logits_cover_every_action_and_masking_leaves_only_legal_ids():
     logits, values = logits_and_values(policy, batch)
     assert logits.shape == (len(obs), NUM_ACTIONS) and values.shape == (len(obs), 1)
     assert torch.isfinite(logits).all() and torch.isfinite(values).all()
-    for p in (policy, make_policy(randomise=False)):  # sharp (random weights) and as PPO starts (near uniform)
-        dist = p.get_distribution(torch.as_tensor(batch), action_masks=masks)
-        probs = dist.distribution.probs.detach().numpy()
-        assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
-        assert (probs[~masks] < 1e-6).all()
-        for _ in range(5):
-            picked = dist.sample().numpy()
-            assert masks[np.arange(len(obs)), picked].all()
+    # sharp (random weights) and as PPO starts (near uniform)
+    probs = assert_only_legal_mass([policy, make_policy(randomise=False)], batch, masks)
     assert (probs[masks] > 0.5 / NUM_ACTIONS).all()  # a fresh policy gives every legal id a fair chance
 
 

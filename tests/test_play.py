@@ -202,6 +202,17 @@ def test_a_typo_gets_the_closest_legal_moves():
     assert closest_moves("fire the cannons!", legal) == []
 
 
+def test_an_illegal_cell_gets_the_nearest_legal_cells_on_the_map():
+    """Tank Attack's trench_raid, bound 2 of seed 1: the attacker may move D2, B3, D3 or E3 and types A1. B3 is
+    two cells away (one column, two rows), D2 and D3 three (D2 nearer in a straight line): where the cells lie,
+    not how their names are spelt."""
+    legal = ["D2", "B3", "D3", "E3", "end"]
+    assert closest_moves("A1", legal) == ["B3", "D2", "D3"]
+    assert closest_moves("e4", legal, n=1) == ["E3"]
+    assert closest_moves("AA30", legal, n=1) == ["E3"]  # column 27, row 30: E3 is the nearest of them
+    assert closest_moves("end", legal) == ["end"]  # an answer that is spelt right is still itself
+
+
 def test_person_typing_a_typo_and_an_illegal_move_is_told_why_and_what_is_close():
     s = naval_position()
     out: list[str] = []

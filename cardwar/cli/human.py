@@ -13,6 +13,7 @@ come from the game registry (:mod:`cardwar.games`), so this works for every regi
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -47,10 +48,36 @@ class Screen:
             self.last_board = text
 
 
+CELL = re.compile(r"([a-z]+)(\d+)")
+
+
+def _cell(text: str) -> tuple[int, int] | None:
+    """A grid cell's column and row (``E7`` -> (4, 7)), or None when ``text`` is not one cell."""
+    m = CELL.fullmatch(text.strip().lower())
+    if m is None:
+        return None
+    col = 0
+    for ch in m.group(1):
+        col = col * 26 + ord(ch) - ord("a") + 1
+    return col - 1, int(m.group(2))
+
+
 def closest_moves(text: str, legal: list[str], n: int = 3) -> list[str]:
-    """The legal moves whose notation is closest to ``text`` (case ignored)."""
+    """The legal moves whose notation is closest to ``text`` (case ignored). A cell that is no legal answer
+    (``A1`` where the answers are cells) gets the nearest legal cells on the map instead: spelling says
+    nothing about where a cell lies."""
     by_low = {m.lower(): m for m in legal}
-    return [by_low[m] for m in difflib.get_close_matches(" ".join(text.lower().split()), by_low, n=n, cutoff=0.6)]
+    near = [by_low[m] for m in difflib.get_close_matches(" ".join(text.lower().split()), by_low, n=n, cutoff=0.6)]
+    asked = _cell(text)
+    cells = {m: c for m in legal if (c := _cell(m)) is not None}
+    if near or asked is None or not cells:
+        return near
+
+    def distance(move: str) -> tuple[int, int]:
+        dc, dr = cells[move][0] - asked[0], cells[move][1] - asked[1]
+        return max(abs(dc), abs(dr)), dc * dc + dr * dr
+
+    return sorted(cells, key=distance)[:n]
 
 
 class HumanPlayer:

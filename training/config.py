@@ -88,7 +88,9 @@ class PolicySection:
     """hex_fcn, skirmish_hex, grid_fcn: residual blocks of its convolutions."""
     distance_fields: bool = False
     """hex_fcn: add each cell's distance to the nearest objective not held, objective, seen enemy and
-    acting unit to the trunk's input (:class:`cardwar.training.hex_policy.HexDistanceFields`)."""
+    acting unit to the trunk's input (:class:`cardwar.training.hex_policy.HexDistanceFields`); grid_fcn: its
+    steps to the Command Bunker, a pending move's progress, its steps to the nearest enemy and own element
+    (:class:`cardwar.training.grid_policy.GridDistanceFields`)."""
     embed_dim: int = 32
     """naval_cards: width of the card (and zone) embeddings the choices are scored with."""
     hidden: int = 128
@@ -307,8 +309,9 @@ def _check_policy(c: TrainConfig) -> None:
     if p.features in ("hex_cnn", "hex_fcn") and c.game != "hexwar":
         _fail("policy.features", f"{p.features} reads the hex game's planes; use mlp or naval_cards for naval, "
                                  "skirmish_hex for the skirmish")
-    if p.distance_fields and p.features != "hex_fcn":
-        _fail("policy.distance_fields", f"reads the hex game's planes; it needs features hex_fcn, not {p.features!r}")
+    if p.distance_fields and p.features not in ("hex_fcn", "grid_fcn"):
+        _fail("policy.distance_fields", f"reads the hex game's or Tank Attack's planes; it needs features hex_fcn "
+                                        f"or grid_fcn, not {p.features!r}")
     if p.features == "skirmish_hex" and c.game != "skirmish":
         _fail("policy.features", "skirmish_hex reads the skirmish's planes and steps; use it with game skirmish")
     if p.features == "naval_cards" and (c.game != "naval" or c.env.actions != "steps"):

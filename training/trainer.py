@@ -83,7 +83,7 @@ def policy_kwargs(config: TrainConfig) -> dict[str, Any]:
     from torch import nn
 
     p = config.policy
-    if p.features == "hex_fcn" and p.distance_fields:
+    if p.features in ("hex_fcn", "grid_fcn") and p.distance_fields:
         return {"channels": p.conv_channels, "blocks": p.conv_blocks, "fields": True}
     if p.features in ("hex_fcn", "skirmish_hex", "grid_fcn"):
         return {"channels": p.conv_channels, "blocks": p.conv_blocks}

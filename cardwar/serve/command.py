@@ -203,9 +203,12 @@ def run_command(args: argparse.Namespace) -> int:
     protocol = guarded_protocol(ConnectionLimits(settings.header_timeout_s, settings.body_timeout_s,
                                                  settings.max_connections_per_client, settings.max_connections),
                                 on_shutdown=[app.state.broadcaster.close_all])
+    # loop="asyncio": the loop the server is tested on; uvicorn's "auto" would switch to uvloop wherever it is
+    # installed (the alphazero extra brings it, through orbax-checkpoint).
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=5,
                 http=protocol, ws="none", timeout_keep_alive=settings.keep_alive_s,  # type: ignore[arg-type]
-                limit_concurrency=settings.max_connections, h11_max_incomplete_event_size=settings.max_header_bytes)
+                limit_concurrency=settings.max_connections, h11_max_incomplete_event_size=settings.max_header_bytes,
+                loop="asyncio")
     return 0
 
 

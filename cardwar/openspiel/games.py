@@ -253,6 +253,19 @@ class CardwarGame(pyspiel.Game):
         """The observer of a seat's view (see :class:`ViewObserver`)."""
         return ViewObserver(self, iig_obs_type, params)
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickled as its game string (``python_cardwar_tankattack(scenario=...,seed=...)``): OpenSpiel's
+        AlphaZero sends the game to its actor processes (``multiprocessing``, spawn), where the class made by
+        :func:`register` is not a module attribute. The copy is loaded afresh from those parameters, so its
+        seed stream starts again at ``seed`` (a fixed seed deals each copy the same games; -1, fresh entropy)."""
+        return _load_game_string, (str(self),)
+
+
+def _load_game_string(text: str) -> CardwarGame:
+    """A pickled bridge game (:meth:`CardwarGame.__reduce__`): register the games, then load its string."""
+    register()
+    return pyspiel.load_game(text)
+
 
 def _explicit_chance(g: registry.Game) -> Any:
     ref = g.extra.get("explicit_chance")

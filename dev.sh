@@ -32,7 +32,7 @@ ensure_venv() {
         # torch first, pinned by constraints.txt to the CPU wheel (the package itself asks only
         # torch>=2.3; left loose, pip would pull a CUDA build of several GB)
         .venv/bin/python -m pip install --quiet --disable-pip-version-check -c constraints.txt torch
-        .venv/bin/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[test,bench,ray,rllib,openspiel]"
+        .venv/bin/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[test,bench,ray,rllib,openspiel,alphazero]"
         echo "$want" > .venv/.cardwar-installed
     fi
 }

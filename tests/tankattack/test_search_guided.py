@@ -1,0 +1,109 @@
+"""The heuristic's guidance of Tank Attack's ``mcts`` (agents/tankattack_search.py): the prior on its move, the
+fallback to it, whole moves at the leaves, and its leaf value."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cardwar.agents.spec import AgentSpecError
+from cardwar.agents.tankattack_heuristic import TankHeuristic
+from cardwar.agents.tankattack_search import (
+    ATTACKER, DEFENDER, MID_MOVE, ChanceMCTS, HeuristicValue, TankSearch, complete_move, heuristic_prior,
+)
+from cardwar.envs.tankattack import TankState, load_scenario
+from cardwar.envs.tankattack.actions import NUM_ACTIONS
+from cardwar.envs.tankattack.chance import chance_free
+from cardwar.envs.tankattack.state import LOST, Stage
+
+
+def _obs(s: TankState) -> dict[str, np.ndarray]:
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    mask[s.legal_actions()] = 1
+    return {"action_mask": mask}
+
+
+def _first(stage: Stage, player: int, seed: int = 3) -> TankState:
+    """The first position of a heuristic-vs-heuristic game on ``trench_raid`` at ``stage`` with ``player`` to move
+    and a choice to make."""
+    s = TankState.new_game(load_scenario("trench_raid"), seed=seed)
+    h = [TankHeuristic(seed=1), TankHeuristic(seed=2)]
+    while not s.is_terminal():
+        p = s.current_player
+        if s.stage is stage and p == player and len(s.legal_actions()) > 2:
+            return s
+        s.apply_action(h[p].act(_obs(s), s.information_view(p)))
+    raise AssertionError(f"no {stage} for seat {player} in game {seed}")
+
+
+def test_the_prior_puts_its_weight_on_the_heuristics_move():
+    p = heuristic_prior([5, 7, 9, 11], 9, 0.5)
+    assert p.tolist() == pytest.approx([0.5 / 3, 0.5 / 3, 0.5, 0.5 / 3]) and p.sum() == pytest.approx(1.0)
+    assert heuristic_prior([5, 7], 99, 0.5).tolist() == [0.5, 0.5]  # not a legal move: no preference
+
+
+def test_the_search_takes_the_heuristics_move_as_default_and_prior():
+    """At the attacker's step 2 the guided search asks the heuristic (the same seed, the same view: the same
+    move), and PUCT's first visit below the root (the root's own first visit values the root) goes to it: with no
+    values yet, the prior alone decides."""
+    s = _first(Stage.MOVES, ATTACKER)
+    view = s.information_view(ATTACKER)
+    agent = TankSearch(seed=4, iterations=2)
+    agent.act(_obs(s), view)
+    assert agent.last_guess == TankHeuristic(seed=4 + 7919).act(_obs(s), view)
+    visited = [a for a, n in agent.search.last_visits.items() if n]
+    assert visited == [agent.last_guess]
+
+
+def test_the_fallback_keeps_the_heuristics_move_until_another_is_seen_enough():
+    """Fewer iterations than ``min_visits``: no move qualifies, so the default is played whatever the values say;
+    with a margin no value can clear (values lie in [-1, 1]), likewise."""
+    s = chance_free(_first(Stage.MOVES, ATTACKER))
+    legal = s.legal_actions()
+    default = legal[-1]
+    few = ChanceMCTS(np.random.default_rng(0), iterations=5, seconds=None)
+    assert few.search(s, default=default, prior=0.0, min_visits=10) == default  # prior 0: rarely visited
+    many = ChanceMCTS(np.random.default_rng(0), iterations=200, seconds=None)
+    assert many.search(s, default=default, prior=0.0, margin=2.5, min_visits=1) == default
+    # and with no margin, the move with the best mean among those seen enough replaces it
+    free = ChanceMCTS(np.random.default_rng(0), iterations=200, seconds=None)
+    chosen = free.search(s, default=default, prior=0.0, margin=0.0, min_visits=5)
+    means, visits = free.last_means, free.last_visits
+    ok = [a for a in legal if visits[a] >= 5]
+    best = max(ok, key=lambda a: means[a])
+    assert chosen == (best if means[best] > means.get(default, -2.0) else default)
+
+
+def test_a_leaf_in_the_middle_of_a_move_is_valued_once_the_heuristic_has_finished_the_move():
+    """An element chosen (its destination and facing still to come, 19) is completed by the heuristic's own
+    choices, step by step as the heuristic makes them, and the state given is left as it was."""
+    s = chance_free(_first(Stage.MOVE_DEST, ATTACKER))
+    before = s.clone()
+    done = complete_move(s, TankHeuristic(seed=9), np.random.default_rng(0))
+    assert done.stage not in MID_MOVE and done is not s
+    assert s.cell == before.cell and s.stage is before.stage
+    # the same by hand: the heuristic's choice at each step of the move
+    h, t = TankHeuristic(seed=9), s.clone()
+    while t.stage in MID_MOVE:
+        t.apply_action(h._choose(t, t.current_player, t.legal_actions()), validate=False)
+    assert t.cell == done.cell and t.facing == done.facing
+    between = chance_free(_first(Stage.MOVES, ATTACKER))
+    assert complete_move(between, h, np.random.default_rng(0)) is between
+
+
+def test_the_leaf_value_is_zero_at_the_root_and_follows_the_heuristics_rating():
+    s = chance_free(_first(Stage.MOVES, ATTACKER))
+    h = TankHeuristic(seed=0)
+    value = HeuristicValue(h, s, np.random.default_rng(0))
+    assert value(s) == 0.0
+    # an attacking element lost: worse for the attacker, so better for the defender (the values are the defender's)
+    t = s.clone()
+    e = next(e for e in range(len(t.cell)) if t.side[e] == ATTACKER and t.cell[e] >= 0)
+    t.cell[e] = LOST
+    t._rebuild()
+    assert h._value(t, DEFENDER) > h._value(s, DEFENDER) and value(t) > 0
+
+
+def test_a_bad_guide_is_a_spec_error():
+    with pytest.raises(AgentSpecError, match="guide"):
+        TankSearch(guide="sideways")

@@ -232,6 +232,14 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
      "python -m cardwar.openspiel.train naval --episodes 20 --hidden 8 --log-every 0 --out nfsp_naval.pt", None),
     ("cardwar match naval openspiel:policy=nfsp_naval.pt random --games 20",
      "cardwar match naval openspiel:policy=nfsp_naval.pt random --games 2", None),
+    ("python -m cardwar.openspiel.alphazero tankattack --scenario trench_raid --steps 6 --simulations 16 "
+     "--out az_trench_raid", SKIP + "minutes of OpenSpiel's AlphaZero (the alphazero extra); "
+     "tests/openspiel/test_alphazero.py trains a learner step and plays a game with it", None),
+    ("python -m cardwar.openspiel.alphazero tankattack --scenario trench_raid --out az_trench_raid --eval-only "
+     "--eval-games 20", SKIP + "a run of the command above; tests/openspiel/test_alphazero.py plays its network", None),
+    ("python -m cardwar.openspiel.alphazero tankattack --scenario trench_raid --out az_trench_raid --eval-only "
+     "--eval-games 20 --checkpoint 0",
+     SKIP + "a run of the command above; tests/openspiel/test_alphazero.py plays its network", None),
     ("cardwar train naval --config naval --export agents/pretrained/rounds/naval_round0.zip",
      f"cardwar train naval --config naval --export agents/pretrained/rounds/naval_round0.zip {TINY_TRAIN}", None),
     ("cardwar match naval ppo:runs/naval__ppo__0__.../final.zip heuristic --games 200 --workers 2",

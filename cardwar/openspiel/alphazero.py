@@ -190,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--opponent", choices=("random", "mcts"), default="random",
                     help="OpenSpiel's random bot, or its MCTS with random play-outs (default random)")
     ap.add_argument("--seed", type=int, default=0, help="the evaluation's dice and bots (default 0)")
+    ap.add_argument("--checkpoint", type=_count, help="with --eval-only: the learner step whose checkpoint plays "
+                    "(default the last; 0 is the untrained network)")
     ap.add_argument("--eval-only", action="store_true",
                     help="no training: evaluate the last checkpoint of the run in --out (its own network and "
                          "simulations)")
@@ -221,7 +223,11 @@ def main(argv: list[str] | None = None) -> int:
         game_string, game = perfect_information_game(args.game, params)
         if args.out.exists() and not args.out.is_dir():
             raise ValueError(f"--out {args.out} is a file, not a folder")
+        if args.checkpoint is not None and not args.eval_only:
+            raise ValueError("--checkpoint goes with --eval-only")
         if args.eval_only:
+            if args.checkpoint is not None and not (args.out / f"checkpoint-{args.checkpoint}").is_dir():
+                raise ValueError(f"no checkpoint-{args.checkpoint} in {args.out}")
             if not args.eval_games:
                 raise ValueError("--eval-only needs --eval-games N")
             if not (args.out / "config.json").is_file():
@@ -255,12 +261,15 @@ def run(args: argparse.Namespace, game_string: str, game: Any) -> int:
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     # OpenSpiel's AlphaZero module makes multiprocessing spawn its actors (and pins that method) on import:
     # import it here, in this command's own process, never in a library caller's.
-    warnings.filterwarnings("ignore", message="Pay attention that you've been using the `nnx` api")
+    nnx_note = "Pay attention that you've been using the `nnx` api"  # model_nnx warns so on every import
+    warnings.filterwarnings("ignore", message=nnx_note)
+    # the actor processes too (spawned: they read the filter from the environment)
+    os.environ["PYTHONWARNINGS"] = ",".join(w for w in (os.environ.get("PYTHONWARNINGS"), f"ignore:{nnx_note}") if w)
     from open_spiel.python.algorithms.alpha_zero import alpha_zero
 
     out = args.out.resolve()
     if args.eval_only:
-        model, config = load_model(out)
+        model, config = load_model(out, args.checkpoint)
         args.simulations, args.uct_c = config["max_simulations"], config["uct_c"]
         _report(args, game, model)
         return 0

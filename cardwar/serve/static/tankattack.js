@@ -19,7 +19,8 @@
   const STRIDE = 16;
   const S = 40;                       // a cell's side, SVG units
   const MARGIN = 18;                  // room for the column letters and row numbers
-  const MIN_CELL_PX = 34;             // the least a cell is drawn across (a finger's width): a narrower screen scrolls
+  const MIN_CELL_PX = 44;             // the least a cell is drawn across on a phone (Apple's 44-point touch target): a
+                                      // narrower screen scrolls the map sideways (16 columns: 728 px), the page down
   const SIDES = ["defender", "attacker"];
   const FACINGS = ["north", "east", "south", "west"];
   const FACE_LETTERS = "NESW";
@@ -33,6 +34,13 @@
 
   // ---------------------------------------------------------------- geometry and words
   const label = cell => String.fromCharCode(65 + cell % STRIDE) + (Math.floor(cell / STRIDE) + 1);
+  /** The cell one step from `text` in direction `d` (0 N, 1 E, 2 S, 3 W; row 1 the north edge, RULES.md 1.1), or null
+   * off a map of `width` x `height`. */
+  function stepFrom(text, d, width, height) {
+    const c = text.charCodeAt(0) - 65 + [0, 1, 0, -1][d], r = parseInt(text.slice(1), 10) - 1 + [-1, 0, 1, 0][d];
+    return c >= 0 && r >= 0 && c < width && r < height ? String.fromCharCode(65 + c) + (r + 1) : null;
+  }
+  const mapSize = () => { const rows = ((state.map && state.map.scenario) || state.view.scenario).map; return [rows[0].length, rows.length]; };
   const cellOf = text => (text.charCodeAt(0) - 65) + STRIDE * (parseInt(text.slice(1), 10) - 1);
   const corner = cell => [MARGIN + S * (cell % STRIDE), MARGIN + S * Math.floor(cell / STRIDE)];
   const centre = cell => { const [x, y] = corner(cell); return [x + S / 2, y + S / 2]; };
@@ -69,7 +77,31 @@
     for (const k of ["element", "shooter", "x"]) if (typeof p[k] === "number" && p[k] >= 0) acting.add(p[k]);
     for (const g of p.group || []) acting.add(g);
     if (typeof p.target === "number" && p.target >= 0) target.add(p.target);
+    for (const i of contacts()) target.add(i);
     return {acting, target, aids};
+  }
+
+  /** face_choice (RULES.md 10): the enemies it may turn to face, one per offered facing, by the facing's letter. */
+  function contactsByFacing() {
+    const v = state.view, p = v.pending || {}, out = {};
+    if (v.stage !== "face_choice" || typeof p.element !== "number" || !v.elements[p.element]) return out;
+    const [w, h] = mapSize(), e = v.elements[p.element];
+    for (const d of p.choices || []) {
+      const there = stepFrom(e.cell, d, w, h);
+      const i = there ? v.elements.findIndex(x => x.cell === there && x.side !== e.side) : -1;
+      if (i >= 0) out[FACE_LETTERS[d]] = i;
+    }
+    return out;
+  }
+  const contacts = () => Object.values(contactsByFacing());
+
+  /** recoil_choice (RULES.md 15.1, 16.1): the cell each offered way leads into first, by the way's letter. */
+  function recoilCells() {
+    const v = state.view, p = v.pending || {}, out = {};
+    if (v.stage !== "recoil_choice" || typeof p.element !== "number" || !v.elements[p.element]) return out;
+    const [w, h] = mapSize();
+    for (const d of p.dirs || []) out[FACE_LETTERS[d]] = stepFrom(v.elements[p.element].cell, d, w, h);
+    return out;
   }
 
   // ---------------------------------------------------------------- the map
@@ -150,6 +182,7 @@
         const here = v.elements.filter(e => e.cell === label(cell)).map(elementTitle);
         hit.append(svg("title", {}, `${label(cell)}: ${GROUND[ch] || "open"}${ch === "#" || ch === "S" ? ", trench" : ""}` +
           `${ch === "S" ? ", Strongpoint" : ""}${label(cell) in v.wire ? ", wire" : ""}${here.map(t => "\n" + t).join("")}`));
+        hit.append(svg("rect", {x, y, width: S, height: S, class: "ta-pad"}));  // the whole cell takes the tap
         hit.append(svg("rect", {x: x + 1, y: y + 1, width: S - 2, height: S - 2, class: "hit"}));
         cells.append(hit);
       }
@@ -173,6 +206,11 @@
       const [x, y] = corner(dest);
       lines.append(svg("rect", {x: x + 1.5, y: y + 1.5, width: S - 3, height: S - 3, class: "ta-dest", "data-dest": label(dest)}));
     }
+    for (const [letter, there] of Object.entries(recoilCells())) {  // the ways a recoil may go: an arrow into each cell
+      if (!there) continue;
+      const [x, y] = corner(cellOf(there));
+      lines.append(svg("rect", {x: x + 1.5, y: y + 1.5, width: S - 3, height: S - 3, class: "ta-recoil", "data-recoil": letter}));
+    }
     // elements: those sharing a cell side by side
     const units = svg("g", {class: "ta-elements"}), byCell = new Map();
     v.elements.forEach((e, i) => { if (onBoard(e)) { if (!byCell.has(e.cell)) byCell.set(e.cell, []); byCell.get(e.cell).push(i); } });
@@ -191,6 +229,41 @@
     board.innerHTML = "";
     board.append(wrap);
     if (scrolled) [mapBox.scrollLeft, mapBox.scrollTop] = scrolled;
+    const key = `${state.session}:${state.version}`;
+    if (key !== revealed) {  // a new state, a new decision: once the shell has lit its cells, show it (once)
+      revealed = key;
+      const shown = state;
+      requestAnimationFrame(() => { if (cw.state() === shown) reveal(mapBox); });
+    }
+  }
+
+  let revealed = null;  // the decision last shown by reveal (the player's own scrolling is left alone after that)
+
+  /** Where the map can be seen: the map box, between the sticky top bar and the decision bar fixed at the bottom
+   * of a narrow screen (style.css), viewport pixels. */
+  function visibleBand(mapBox) {
+    const b = mapBox.getBoundingClientRect(), top = document.querySelector(".topbar"), bar = document.getElementById("action-bar");
+    const t = top && getComputedStyle(top).position === "sticky" ? top.getBoundingClientRect().bottom : 0;
+    const u = bar && getComputedStyle(bar).position === "fixed" ? bar.getBoundingClientRect().top : window.innerHeight;
+    return {left: Math.max(b.left, 0), right: Math.min(b.right, window.innerWidth), top: Math.max(b.top, t), bottom: Math.min(b.bottom, u), t, u};
+  }
+
+  /** On a map larger than the screen (a 16 x 24 map on a phone, its cells 44 px), scroll the decision into view: the
+   * element it is about (or its chosen cell), else, when none of the lit cells can be seen, the first of them. The map
+   * box scrolls sideways, the page down; a cell already in view is not moved. */
+  function reveal(mapBox) {
+    const map = mapBox.querySelector("svg.ta-map");
+    if (!map || state.status !== "your_turn") return;
+    const lit = [...map.querySelectorAll("g.ta-cell.clickable")];
+    const band = visibleBand(mapBox);
+    const seen = r => r.left >= band.left - 0.5 && r.right <= band.right + 0.5 && r.top >= band.top - 0.5 && r.bottom <= band.bottom + 0.5;
+    const acting = map.querySelector("g.ta-el.acting, .ta-dest");
+    const target = acting || (lit.length && !lit.some(c => seen(c.getBoundingClientRect())) ? lit[0] : null);
+    if (!target) return;
+    const r = target.getBoundingClientRect();
+    if (seen(r)) return;
+    if (r.left < band.left || r.right > band.right) mapBox.scrollLeft += (r.left + r.right) / 2 - (band.left + band.right) / 2;
+    if (r.top < band.top || r.bottom > band.bottom) window.scrollBy(0, (r.top + r.bottom) / 2 - (band.t + band.u) / 2);
   }
 
   function statusBar() {
@@ -278,14 +351,18 @@
     else if (typeof p.shooter === "number") subject = `${who(p.shooter)}: `;
     else if (typeof p.x === "number") subject = `${who(p.x)}: `;
     else if (typeof p.element === "number") subject = `${who(p.element)}${typeof p.dest === "number" ? " to <b>" + label(p.dest) + "</b>" : ""}: `;
-    else if (p.spend) subject = `${esc(cap(human(p.spend)))}: `;
+    else if (p.spend) subject = `${esc(SPEND_NAMES[p.spend] || cap(human(p.spend)))}: `;
     else if (v.stage === "moves") subject = `Your bound, <b>${esc(v.pips)}</b> PIP${v.pips === 1 ? "" : "s"} left: `;
-    const words = STAGE_WORDS[v.stage] || "choose";
+    const words = (v.stage === "spend_target" && SPEND_WORDS[p.spend]) || STAGE_WORDS[v.stage] || "choose";
     const lit = a.next.size;
     return subject + esc(subject ? words : cap(words)) + "." +
       (lit ? ` <span class="muted">(${lit} cell${lit === 1 ? "" : "s"} lit)</span>` : "");
   }
 
+  /** What the PIPs of a spend go to (RULES.md 9.2, 9.3, 16.3): its name and what to click. */
+  const SPEND_NAMES = {counter: "Counter-battery", rally: "Rally", raid: "The Bomber's raid"};
+  const SPEND_WORDS = {counter: "click the enemy Barrage to lift", rally: "click the suppressed element to rally",
+    raid: "click the enemy Barrage the Bomber destroys"};
   const SPEND_LABELS = {"counter-battery": "Counter-battery: lift an enemy Barrage", rally: "Rally: lift Suppression (1 PIP)",
     raid: "Raid the enemy Barrage", group: "Move it as a group", mount: "Mount", dismount: "Dismount",
     yes: "Shoot back", suppress: "Take Suppression (no recoil)"};
@@ -295,8 +372,16 @@
   function choiceLabel(move) {
     const stage = state ? state.view.stage : "";
     if (move.startsWith("face ")) {
-      const dir = FACINGS[FACE_LETTERS.indexOf(move.slice(5))] || move.slice(5);
-      return (stage === "recoil_choice" ? "Recoil " : "Face ") + dir;
+      const letter = move.slice(5), dir = FACINGS[FACE_LETTERS.indexOf(letter)] || letter;
+      if (stage === "recoil_choice") {  // the way it recoils, and the cell that way (RULES.md 15.1, 16.1)
+        const there = recoilCells()[letter];
+        return `Recoil ${dir}${there ? " towards " + there : ""}`;
+      }
+      if (stage === "face_choice") {  // the enemy it turns to face (RULES.md 10)
+        const i = contactsByFacing()[letter];
+        return `Face ${dir}` + (i === undefined ? "" : `: ${whoText(i)}`);
+      }
+      return "Face " + dir;
     }
     if (move.startsWith("enter ")) {
       const t = types()[move.slice(6)];
@@ -367,7 +452,8 @@
       case "combat_select": return `You fight the combat of ${there} next.`;
       case "combat_partner": return `It fights ${there}.`;
       case "enter_cell": case "setup": return `${it} is placed at ${move}.`;
-      case "spend_target": return `The ${human(p.spend || "spend")} is for ${there}.`;
+      case "spend_target": return p.spend === "rally" ? `You rally ${there}.` : p.spend === "raid" ?
+        `The Bomber raids ${there}.` : `Counter-battery against ${there}.`;
       case "group_add": return move === "end" ? "The group moves as it is." : `${cap(there)} joins the group.`;
       case "group_move": return dir ? `The group turns to face ${dir}.` : `The group moves, its lead to ${move}.`;
       case "air_contact": return move === "end" ? "No free aerial contact." : `${cap(there)} makes a free aerial contact.`;

@@ -152,7 +152,8 @@ def test_facing_choice_names_the_enemy_each_facing_turns_to(server: ServerProces
             enemies.add(enemy)
             assert text.startswith(f"Face {FACINGS[letter]}:") and there in text \
                 and element_name(v["elements"][enemy]) in text, (move, text)
-        ringed = set(page.locator("svg.ta-map g.ta-el.target").evaluate_all("es => es.map(e => Number(e.dataset.element))"))
+        ringed = set(page.locator("svg.ta-map g.ta-el.target").evaluate_all(
+            "es => es.map(e => Number(e.dataset.element))"))
         assert ringed == enemies
         move = sorted(words)[-1]
         click_and_check(page, server, state, page.locator(f"#choices button[data-move='{move}']"), move)
@@ -187,7 +188,8 @@ def test_recoil_choice_shows_each_way_and_the_click_recoils(server: ServerProces
         assert after["view"]["elements"][p["element"]]["cell"] != me["cell"]
 
 
-BOX_CENTRE = "e => { const r = e.getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]; }"
+BOX_CENTRE = ("e => { const r = e.getBoundingClientRect(); "
+              "return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]; }")
 
 
 def test_aerial_contact_by_clicks(server: ServerProcess, browser: Any) -> None:
@@ -249,7 +251,8 @@ def test_spend_target_is_lit_and_the_click_spends_on_it(server: ServerProcess, b
                     and e["cell"] not in OFF_MAP}
             words = "Counter-battery: click the enemy Barrage to lift"
         else:
-            want = {e["cell"] for e in v["elements"] if e["suppressed"] and e["side"] == mine and e["cell"] not in OFF_MAP}
+            want = {e["cell"] for e in v["elements"]
+                    if e["suppressed"] and e["side"] == mine and e["cell"] not in OFF_MAP}
             words = "Rally: click the suppressed element to rally"
         lit = set(page.locator("svg.ta-map g.ta-cell.clickable").evaluate_all("es => es.map(e => e.dataset.cell)"))
         assert lit == want and lit
@@ -318,7 +321,8 @@ the bottom of a narrow screen)."""
 IN_VIEW = f"""sel => {{
   const band = ({BAND})();
   const seen = e => {{ const r = e.getBoundingClientRect();
-    return r.left >= band.left - 0.5 && r.right <= band.right + 0.5 && r.top >= band.top - 0.5 && r.bottom <= band.bottom + 0.5; }};
+    return r.left >= band.left - 0.5 && r.right <= band.right + 0.5
+      && r.top >= band.top - 0.5 && r.bottom <= band.bottom + 0.5; }};
   return [...document.querySelectorAll(sel)].map(seen);
 }}"""
 """For each element of a selector: whether it lies wholly where the map can be seen."""
@@ -331,7 +335,8 @@ REACH_EACH = f"""() => {{
     const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
     const hit = document.elementFromPoint(x, y);
     out.push({{cell: g.dataset.cell, w: r.width, h: r.height, under: !!hit && hit.closest('g.ta-cell') === g,
-      inside: r.left >= band.left - 0.5 && r.right <= band.right + 0.5 && r.top >= band.top - 0.5 && r.bottom <= band.bottom + 0.5}});
+      inside: r.left >= band.left - 0.5 && r.right <= band.right + 0.5
+        && r.top >= band.top - 0.5 && r.bottom <= band.bottom + 0.5}});
   }}
   return out;
 }}"""

@@ -176,19 +176,20 @@ class ChanceMCTS:
         self.leaf: Any = None  # a leaf's value for the defender; None: evaluate
 
     def search(self, state: TankState, default: int | None = None, prior: float | None = None,
-               margin: float = 0.0, min_visits: int = 10, leaf: Any = None) -> int:
+               margin: float = 0.0, min_visits: int = 10, leaf: Any = None, started: float | None = None) -> int:
         """The most visited action at ``state`` (a chance-free state: see :func:`chance_free`).
 
         With a ``default`` (the heuristic's move): PUCT at the root with ``prior`` on it, and it is kept unless
         a move seen ``min_visits`` times beats its mean value by ``margin``. ``leaf`` values new leaves for the
-        defender (default :func:`evaluate`)."""
+        defender (default :func:`evaluate`). ``started`` (``time.perf_counter()``) is when the decision's clock
+        began, if before the search (the heuristic's own move counts against ``seconds`` too)."""
         root = _Decision(state)
         if len(root.actions) == 1:
             return root.actions[0]
         if default is not None and prior is not None:
             root.prior = heuristic_prior(root.actions, default, prior)
         self.leaf = leaf
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = None if self.seconds is None else (started or time.perf_counter()) + self.seconds
         done = 0
         while (self.iterations is None or done < self.iterations) and \
                 (deadline is None or time.perf_counter() < deadline or done == 0):
@@ -280,6 +281,7 @@ class TankSearch:
         self.fallback.reset()
 
     def act(self, observation: dict[str, np.ndarray], view: TankView) -> int:
+        started = time.perf_counter()
         legal = np.flatnonzero(observation["action_mask"]).tolist()
         self.last_guess = None
         if len(legal) == 1:
@@ -291,7 +293,7 @@ class TankSearch:
         guess = self.last_guess = int(self.fallback.act(observation, view))
         leaf = HeuristicValue(self.playout, state, self.rng, self.scale)
         return self.search.search(state, default=guess, prior=self.prior, margin=self.margin,
-                                  min_visits=self.min_visits, leaf=leaf)
+                                  min_visits=self.min_visits, leaf=leaf, started=started)
 
 
 # ---------------------------------------------------------------- hooks for searches outside cardwar's agents

@@ -13,7 +13,7 @@ from cardwar.agents.tankattack_search import (
 )
 from cardwar.envs.tankattack import TankState, load_scenario
 from cardwar.envs.tankattack.actions import NUM_ACTIONS
-from cardwar.envs.tankattack.chance import chance_free
+from cardwar.envs.tankattack.chance import FACES, Step, chance_free
 from cardwar.envs.tankattack.state import LOST, Stage
 
 
@@ -107,3 +107,41 @@ def test_the_leaf_value_is_zero_at_the_root_and_follows_the_heuristics_rating():
 def test_a_bad_guide_is_a_spec_error():
     with pytest.raises(AgentSpecError, match="guide"):
         TankSearch(guide="sideways")
+
+
+def _certain_win(step: Step, me: int, depth: int = 0) -> bool:
+    """Whether the decision ends the game with ``me`` the winner whatever its dice (every face, RULES.md 18)."""
+    if step.needs_die:
+        return depth < 3 and all(_certain_win(step.with_die(f), me, depth + 1) for f in FACES)
+    return step.after.is_terminal() and step.after.winner == me
+
+
+def _a_one_move_win() -> tuple[TankState, list[int]]:
+    """The first position of heuristic games on ``trench_raid`` where some decisions win for sure and others do
+    not, with the winning decisions (found by enumerating the dice, not by the search)."""
+    for seed in range(40):
+        h = [TankHeuristic(seed=1), TankHeuristic(seed=2)]
+        s = TankState.new_game(load_scenario("trench_raid"), seed=seed)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            me = s.current_player
+            if 1 < len(legal) <= 12:
+                cf = chance_free(s)
+                wins = [a for a in legal if _certain_win(Step(cf, a), me)]
+                if wins and len(wins) < len(legal):
+                    return cf, wins
+            s.apply_action(h[me].act(_obs(s), s.information_view(me)))
+    raise AssertionError("no one-move win in 40 games")
+
+
+def test_the_search_finds_a_one_move_win():
+    """One decision deep, unguided and guided alike, the search plays a decision that wins whatever the dice; the
+    guided one also when its default is a move that does not (the position found is a Shoot aid, 11.3, where ending
+    the aids wins at once and adding one more, the heuristic's habit, lets the target shoot back first)."""
+    s, wins = _a_one_move_win()
+    plain = ChanceMCTS(np.random.default_rng(1), iterations=300, seconds=None, max_depth=1)
+    assert plain.search(s) in wins
+    guided = ChanceMCTS(np.random.default_rng(1), iterations=300, seconds=None, max_depth=1)
+    others = [a for a in s.legal_actions() if a not in wins]
+    leaf = HeuristicValue(TankHeuristic(seed=0), s, np.random.default_rng(2))
+    assert guided.search(s, default=others[0], prior=0.5, margin=0.05, min_visits=10, leaf=leaf) in wins

@@ -161,8 +161,8 @@ def test_facing_choice_names_the_enemy_each_facing_turns_to(server: ServerProces
 
 def test_recoil_choice_shows_each_way_and_the_click_recoils(server: ServerProcess, browser: Any) -> None:
     """RULES.md 15.1 and 16.1: an element beaten in its trench by an enemy from outside it may recoil back or along
-    the trench; its owner chooses. A button per way, naming the cell it goes towards, that cell framed on the map;
-    the click makes the recoil: the element leaves its cell."""
+    the trench; its owner chooses. The prompt names the enemy that beat it (ringed red), a button a way names the
+    cell it goes towards, that cell framed on the map; the click makes the recoil: the element leaves its cell."""
     session, state = reach(server, at_stage("recoil_choice"), "trench_raid", "defender")
     with new_page(browser, DESKTOP) as page:
         open_session(page, server, session, state)
@@ -174,6 +174,12 @@ def test_recoil_choice_shows_each_way_and_the_click_recoils(server: ServerProces
         words = labels(page)
         ways = [m for m in words if m.startswith("face ")]
         assert len(ways) == len(p["dirs"]) and ("suppress" in words) == bool(p.get("suppress"))
+        ringed = set(page.locator("svg.ta-map g.ta-el.target").evaluate_all(
+            "es => es.map(e => Number(e.dataset.element))"))
+        winner = p["winner"]
+        assert ringed == ({winner} if winner >= 0 else set())  # the enemy that beat it, ringed red
+        beaten_by = "the Bunker" if winner < 0 else element_name(v["elements"][winner])
+        assert "beaten by" in page.locator("#prompt").inner_text() and beaten_by in page.locator("#prompt").inner_text()
         framed = dict(page.locator("svg.ta-map [data-recoil]").evaluate_all(
             "es => es.map(e => [e.dataset.recoil, e.getAttribute('x')])"))
         assert sorted(framed) == sorted(m.removeprefix("face ") for m in ways)

@@ -127,7 +127,7 @@ def play_game(page: Any, server: ServerProcess, rng: random.Random, phone: bool 
         page.evaluate("window.scrollTo(0, 0)")
         m = assert_decision_on_screen(page)
         screen = {"left": 0, "top": 0, "right": m["width"], "bottom": m["height"]}
-        for box in page.locator("svg.ta-map g.ta-cell.clickable .hit").evaluate_all(
+        for box in page.locator("svg.ta-map g.ta-cell.clickable").evaluate_all(
                 "es => es.map(e => { const r = e.getBoundingClientRect(); "
                 "return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; })"):
             cell_px.append(box["right"] - box["left"])
@@ -142,7 +142,7 @@ def play_game(page: Any, server: ServerProcess, rng: random.Random, phone: bool 
         assert_bot_moves(page)
         moves += 1
     assert {"moves", "move_dest", "move_face"} <= stages, stages
-    assert cell_px and min(cell_px) >= 33, min(cell_px)  # a finger's width
+    assert cell_px and min(cell_px) >= 44, min(cell_px)  # a finger's width: Apple's 44-point touch target
     return moves
 
 

@@ -77,6 +77,7 @@
     for (const k of ["element", "shooter", "x"]) if (typeof p[k] === "number" && p[k] >= 0) acting.add(p[k]);
     for (const g of p.group || []) acting.add(g);
     if (typeof p.target === "number" && p.target >= 0) target.add(p.target);
+    if (state.view.stage === "recoil_choice" && typeof p.winner === "number" && p.winner >= 0) target.add(p.winner);
     for (const i of contacts()) target.add(i);
     return {acting, target, aids};
   }
@@ -348,6 +349,7 @@
     const v = state.view, p = v.pending || {};
     let subject = "";
     if (v.stage === "shoot_aid" || v.stage === "shoot_return") subject = `${who(p.shooter)} shoots at ${who(p.target)}: `;
+    else if (v.stage === "recoil_choice" && typeof p.winner === "number") subject = `${who(p.element)}, beaten by ${who(p.winner)}: `;
     else if (typeof p.shooter === "number") subject = `${who(p.shooter)}: `;
     else if (typeof p.x === "number") subject = `${who(p.x)}: `;
     else if (typeof p.element === "number") subject = `${who(p.element)}${typeof p.dest === "number" ? " to <b>" + label(p.dest) + "</b>" : ""}: `;

@@ -1,7 +1,8 @@
 """Tank Attack's page at the decisions random trench raids never reach, and on the 16 x 24 maps, in Chromium.
 
 Each decision is reached deterministically: the server deals the seed it is given (``--reproducible-seeds``) and its
-``random`` bot draws from the game's seed and the move count, so a game played through the API by a seeded policy
+bot (``random``, or the ``heuristic`` where a Barrage must beat trench infantry) draws from the game's seed and the
+move count, so a game played through the API by a seeded policy
 (``reach``) comes to the same position every run; the first of a few seeds that reaches the decision is used, so a
 change of the engine's dice moves the test to another seed rather than breaking it. The page then opens that
 session, and is read against the API's state, independently of the page's code: the lit cells and the buttons are
@@ -54,13 +55,14 @@ def api_post(server: ServerProcess, path: str, body: dict[str, Any], token: str 
 
 def reach(server: ServerProcess, until: Callable[[dict[str, Any]], bool], scenario: str, seat: str,
           prefer: Iterable[str] = (), seeds: Iterable[int] = range(30), max_moves: int = 400,
-          rules: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A session against the ``random`` bot, played through the API (the seat's moves: the first of ``prefer``
-    that is legal, else a choice of ``random.Random(seed)``) until ``until(state)``; its page session (as the page
-    keeps it in localStorage) and that state. The first seed that gets there is used; none: the test fails."""
+          rules: dict[str, Any] | None = None, agent: str = "random") -> tuple[dict[str, Any], dict[str, Any]]:
+    """A session against the bot (``random``, or another seeded agent), played through the API (the seat's
+    moves: the first of ``prefer`` that is legal, else a choice of ``random.Random(seed)``) until ``until(state)``;
+    its page session (as the page keeps it in localStorage) and that state. The first seed that gets there is
+    used; none: the test fails."""
     prefer = tuple(prefer)
     for seed in seeds:
-        data = api_post(server, "/api/sessions", {"game": "tankattack", "agent": "random", "scenario": scenario,
+        data = api_post(server, "/api/sessions", {"game": "tankattack", "agent": agent, "scenario": scenario,
                                                   "seat": seat, "seed": seed, "rules": rules or {}})
         session = {"id": data["id"], "token": data["token"], "watch": data["watch_token"], "botMoves": []}
         state, rng = data["state"], random.Random(seed)
@@ -159,11 +161,19 @@ def test_facing_choice_names_the_enemy_each_facing_turns_to(server: ServerProces
         click_and_check(page, server, state, page.locator(f"#choices button[data-move='{move}']"), move)
 
 
-def test_recoil_choice_shows_each_way_and_the_click_recoils(server: ServerProcess, browser: Any) -> None:
+@pytest.mark.parametrize("scenario, agent, suppress", [
+    ("trench_raid", "random", False),
+    ("cambrai", "heuristic", True)])  # the heuristic's Barrage beats trench infantry (16.3)
+def test_recoil_choice_shows_each_way_and_the_click_recoils(server: ServerProcess, browser: Any, scenario: str,
+                                                            agent: str, suppress: bool) -> None:
     """RULES.md 15.1 and 16.1: an element beaten in its trench by an enemy from outside it may recoil back or along
     the trench; its owner chooses. The prompt names the enemy that beat it (ringed red), a button a way names the
-    cell it goes towards, that cell framed on the map; the click makes the recoil: the element leaves its cell."""
-    session, state = reach(server, at_stage("recoil_choice"), "trench_raid", "defender")
+    cell it goes towards, that cell framed on the map; the click makes the recoil: the element leaves its cell.
+    Trench infantry beaten by a Barrage or an Aerial may take Suppression instead (16.3): a button, and the click
+    leaves it in its cell, suppressed."""
+    session, state = reach(server, lambda s: s["view"]["stage"] == "recoil_choice"
+                           and bool(s["view"]["pending"].get("suppress")) == suppress,
+                           scenario, "defender", agent=agent)
     with new_page(browser, DESKTOP) as page:
         open_session(page, server, session, state)
         state = api_state(server, page)
@@ -189,9 +199,12 @@ def test_recoil_choice_shows_each_way_and_the_click_recoils(server: ServerProces
             assert words[move] == f"Recoil {FACINGS[letter]} towards {there}", (move, words[move])
             frame = page.locator(f"svg.ta-map [data-recoil={letter}]").evaluate(BOX_CENTRE)
             assert frame == the_cell(page, there).locator(".hit").evaluate(BOX_CENTRE)
-        move = ways[-1]
+        move = "suppress" if suppress else ways[-1]
+        if suppress:
+            assert words["suppress"] == "Take Suppression (no recoil)"
         after = click_and_check(page, server, state, page.locator(f"#choices button[data-move='{move}']"), move)
-        assert after["view"]["elements"][p["element"]]["cell"] != me["cell"]
+        e = after["view"]["elements"][p["element"]]
+        assert (e["cell"] == me["cell"] and e["suppressed"]) if suppress else e["cell"] != me["cell"], e
 
 
 BOX_CENTRE = ("e => { const r = e.getBoundingClientRect(); "

@@ -4,7 +4,7 @@
 
 Training is OpenSpiel's own loop, unchanged: ``open_spiel.python.algorithms.alpha_zero.alpha_zero(config)``
 (actor processes play MCTS self-play games with the network's priors and values, the learner trains on
-them and saves a checkpoint each step; JAX and Flax ``nnx``, on CPU). The dice are the bridge's explicit
+them and saves a checkpoint each step, ``checkpoint-0`` and the last one kept; JAX and Flax ``nnx``, on CPU). The dice are the bridge's explicit
 chance nodes, which OpenSpiel's MCTS samples (``dont_return_chance_node``). Then, with ``--eval-games N``,
 an ``MCTSBot`` with the trained ``AlphaZeroEvaluator`` plays N games through the bridge against
 ``--opponent`` (OpenSpiel's ``random`` bot, or ``mcts``: OpenSpiel's MCTS with random play-outs and as
@@ -58,13 +58,22 @@ def _count(text: str) -> int:
     return value
 
 
-def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson interval of a score rate over ``n`` games (as ``cardwar match`` prints)."""
-    if n == 0:
-        return 0.0, 1.0
-    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, min(centre - half, score)), min(1.0, max(centre + half, score))
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
+def wilson(wins: int, draws: int, losses: int) -> tuple[float, float]:
+    """95% Wilson interval of the score rate (a draw is half), as ``cardwar match`` prints it."""
+    from cardwar.arena.match_result import MatchResult
+
+    games = wins + draws + losses
+    return MatchResult("", "", "", games=games, wins_a=wins, wins_b=losses, draws=draws).interval()
 
 
 def config_for(game_string: str, out: Path, args: argparse.Namespace) -> Any:
@@ -158,7 +167,7 @@ def evaluate(game: Any, model: Any, games: int, opponent: str, simulations: int,
         losses += returns[az] < 0
         draws += returns[az] == 0
     score = (wins + 0.5 * draws) / games if games else 0.0
-    lo, hi = wilson(score, games)
+    lo, hi = wilson(wins, draws, losses)
     return {"games": games, "wins": wins, "draws": draws, "losses": losses, "score": score, "ci95": (lo, hi),
             "decisions": decisions, "seconds": time.monotonic() - start}
 
@@ -172,12 +181,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", type=_positive, default=4, help="learner steps (default 4)")
     ap.add_argument("--actors", type=_positive, default=1, help="self-play processes (default 1)")
     ap.add_argument("--simulations", type=_positive, default=16, help="MCTS simulations a move (default 16)")
-    ap.add_argument("--uct-c", type=float, default=2.0, help="PUCT constant (default 2)")
+    ap.add_argument("--uct-c", type=_rate, default=2.0, help="PUCT constant (default 2)")
     ap.add_argument("--model", choices=("mlp", "conv2d", "resnet"), default="mlp",
                     help="OpenSpiel's network (default mlp)")
     ap.add_argument("--width", type=_positive, default=64, help="units or filters a layer (default 64)")
     ap.add_argument("--depth", type=_positive, default=2, help="layers or blocks (default 2)")
-    ap.add_argument("--learning-rate", type=float, default=1e-3)
+    ap.add_argument("--learning-rate", type=_rate, default=1e-3)
     ap.add_argument("--batch-size", type=_positive, default=64, help="training batch (default 64)")
     ap.add_argument("--replay-buffer-size", type=_positive, default=4096, help="states kept (default 4096)")
     ap.add_argument("--replay-buffer-reuse", type=_positive, default=8,

@@ -117,7 +117,8 @@ def test_alphazero_refuses_an_imperfect_information_game_and_bad_flags_in_one_li
     """AlphaZero's MCTS would search the true state of naval (the other hand): refused, one line, exit 2."""
     for args, says in ((["naval"], "perfect-information games only"),
                        (["tankattack", "--eval-only", "--eval-games", "2"], "no AlphaZero run in"),
-                       (["tankattack", "--steps", "0"], "--steps: must be at least 1")):
+                       (["tankattack", "--steps", "0"], "--steps: must be at least 1"),
+                       (["tankattack", "--checkpoint", "0"], "--checkpoint goes with --eval-only")):
         done, left = _run_alone([sys.executable, "-m", "cardwar.openspiel.alphazero", *args,
                                  "--out", str(tmp_path / "none")], timeout=120)
         assert done.returncode == 2 and says in done.stderr and done.stderr.count("\n") == 1, (args, done.stderr)

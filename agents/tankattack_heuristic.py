@@ -24,6 +24,7 @@ the legal moves, the combat totals (13) and the outcome rows (14). Every decisio
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -31,7 +32,8 @@ import numpy as np
 from cardwar.envs.tankattack import groups as groups_mod
 from cardwar.envs.tankattack import reserves
 from cardwar.envs.tankattack.actions import COUNTER, DEPLOY, DISMOUNT, END, FACE, GROUP, RALLY, YES
-from cardwar.envs.tankattack.board import NUM_CELLS, gap
+from cardwar.envs.tankattack.board import NUM_CELLS, STRIDE
+from cardwar.envs.tankattack.board import gap as _board_gap
 from cardwar.envs.tankattack.contact import BUNKER_ID, occupies_trench
 from cardwar.envs.tankattack.elements import GUNS, RIFLE_LIKE, STATS, EType, is_aerial
 from cardwar.envs.tankattack.fight import (
@@ -42,6 +44,24 @@ from cardwar.envs.tankattack.scenario import ATTACKER, DEFENDER
 from cardwar.envs.tankattack.state import LOST, Stage, TankState
 from cardwar.envs.tankattack.view import TankView
 
+def _gap_table() -> list[int]:
+    """``board.gap`` for every pair of cells (RULES.md 1.4), computed once: the ratings ask it half a million
+    times a game."""
+    cells = np.arange(NUM_CELLS)
+    col, row = cells % STRIDE, cells // STRIDE
+    x = np.maximum(np.abs(col[:, None] - col[None, :]) - 1, 0)
+    y = np.maximum(np.abs(row[:, None] - row[None, :]) - 1, 0)
+    return (100 * np.maximum(x, y) + 50 * np.minimum(x, y)).ravel().tolist()
+
+
+_GAP = _gap_table()
+
+
+def gap(a: int, b: int) -> int:
+    """Paces between two cells' bases (``board.gap``, read from the table)."""
+    return _GAP[a * NUM_CELLS + b] if 0 <= a < NUM_CELLS and 0 <= b < NUM_CELLS else _board_gap(a, b)
+
+
 _DICE = [(a, b) for a in range(1, 7) for b in range(1, 7)]
 _STEP8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 BUNKER_VALUE = 60.0
@@ -51,10 +71,24 @@ _ADVANCE = {EType.TANK: 1.6, EType.STURMTRUPPE: 1.4, EType.RIFLES: 0.5, EType.DI
             EType.FORWARD_OBSERVER: 0.3, EType.FIELD_ARTILLERY: 0.15, EType.AAA: 0.1, EType.BARRAGE: 0.5,
             EType.BOMBER: 0.2, EType.FIGHTER: 0.2, EType.SCOUT: 0.2, EType.AIR_ACE: 0.2, EType.BALLOON: 0.05}
 """How much the attacker values one cell of progress to the Bunker, by type: the assault troops most."""
+EXPOSURE_WEIGHT = 1.0
+"""How much an attacker's move avoids the enemy fire its new cell is open to (expected AP lost, 11-14), against
+its progress: as much as the defender's (it was 0.5 until issue 30: Rifles walked into MG fire in good going)."""
+NEAR_CELLS = 8
+"""Within this many steps of the Bunker a step counts double (the progress is ``d + min(d, NEAR_CELLS)``): PIPs go
+to the elements that can reach the Bunker before the turn limit (17.3), not to those far behind."""
+GUN_MOVE = 0.3
+"""The attacker's guns (MG, Mortars, Artillery) move at this fraction of their rating: Artillery that moved is
+silent that bound (11.1), and a PIP spent on a gun is one not spent on the assault."""
+BREAK_VALUE = 30.0
+"""A loss that takes its side to the break point (17.2: half its army's AP) ends the game: valued as half the
+Bunker, more than any element's AP."""
 
 
+@lru_cache(maxsize=4096)
 def _odds(own: int, enemy: int) -> dict[Result, float]:
-    """The chances of each result (13.2) of ``own`` + d6 against ``enemy`` + d6, exact over the 36 pairs."""
+    """The chances of each result (13.2) of ``own`` + d6 against ``enemy`` + d6, exact over the 36 pairs
+    (cached: a pure function of the two totals; callers only read it)."""
     out = {r: 0.0 for r in Result}
     for a, b in _DICE:
         out[compare(own + a, enemy + b)] += 1 / 36
@@ -132,6 +166,7 @@ class TankHeuristic:
         self.name = "heuristic"
         self.rng = np.random.default_rng(seed)
         self._plan: dict[str, Any] | None = None
+        self._tallies: tuple[TankState, dict] | None = None
 
     def reset(self) -> None:
         self._plan = None
@@ -145,7 +180,11 @@ class TankHeuristic:
             return legal[0]
         s = _state_of(view, self.rng)
         me = view.seat if view.seat is not None else s.current_player
-        choice = self._choose(s, me, legal)
+        self._tallies = (s, {})
+        try:
+            choice = self._choose(s, me, legal)
+        finally:
+            self._tallies = None
         return choice if choice in legal else legal[int(self.rng.integers(len(legal)))]
 
     def _choose(self, s: TankState, me: int, legal: list[int]) -> int:
@@ -258,6 +297,8 @@ class TankHeuristic:
         o = outcome(f, result)
         ap = STATS[s.etype[loser]].ap
         if o is Outcome.DESTROYED or o is Outcome.LOST_OFF:
+            if self._breaks(s, s.side[loser], ap):
+                return BREAK_VALUE  # this loss breaks its side (17.2): the game
             return float(ap) + (0.5 if s.general[loser] else 0.0)
         # a beaten attacker loses ground it paid PIPs for: a recoil is a cell, a flight a whole move (15.1, 15.4)
         back = 1.2 * _ADVANCE.get(s.etype[loser], 0.3) if s.side[loser] == ATTACKER else 0.0
@@ -268,6 +309,15 @@ class TankHeuristic:
         if o is Outcome.RECOIL:
             return 0.3 + back + (0.6 if occupies_trench(s, loser) else 0.0)
         return 0.0
+
+    def _breaks(self, s: TankState, side: int, ap: int) -> bool:
+        """Whether losing ``ap`` more AP takes ``side`` to its break point (17.2: half its army's AP), the
+        tallies read once per state."""
+        memo = self._memo_for(s)
+        if "tally" not in memo:
+            memo["tally"] = [(s.lost_ap(x), s.army_ap(x)) for x in (0, 1)]
+        lost, total = memo["tally"][side]
+        return 2 * (lost + ap) >= total > 0
 
     def _ground_aid(self, s: TankState, winner: int) -> bool:
         side = s.side[winner]
@@ -338,7 +388,7 @@ class TankHeuristic:
             left = max(1, s.scenario.turn_limit * 2 - s.bound)
             if left < 20:  # the turn limit is the defender's (17.3): hurry
                 w *= 1.0 + (20 - left) / 10
-            score -= w * d
+            score -= w * (d + min(d, NEAR_CELLS))
             # face the way on: a group moves, and an element held at wire crosses, straight ahead (8.4, 16.2)
             n = s.board.step(c, s.facing[e])
             if n is not None and dist[n] < d:
@@ -375,7 +425,7 @@ class TankHeuristic:
                              and s.etype[x] not in (EType.BARRAGE, EType.GAS) and gap(c, s.cell[x]) > 1100)
         # enemy fire at the new place (a small penalty: guns shoot in both bounds)
         if not is_aerial(t) and not self._front_enemies(s, e) and not self._threats(s, e):
-            score -= (0.5 if side == ATTACKER else 1.0) * self._exposure(s, e)
+            score -= (EXPOSURE_WEIGHT if side == ATTACKER else 1.0) * self._exposure(s, e)
         return sign * score
 
     def _exposure(self, s: TankState, e: int) -> float:
@@ -385,14 +435,30 @@ class TankHeuristic:
         targeted = s.targeted[e]
         s.targeted[e] = False
         try:
-            for y in range(len(s.cell)):
-                if s.cell[y] < 0 or s.side[y] == s.side[e] or STATS[s.etype[y]].range == 0 or s.suppressed[y]:
-                    continue
-                if gap(s.cell[y], s.cell[e]) <= STATS[s.etype[y]].range and s.legal_target(y, e):
+            for y, rng in self._shooters(s, 1 - s.side[e]):
+                if gap(s.cell[y], s.cell[e]) <= rng and s.legal_target(y, e):
                     loss += self._fight_value(s, y, e, False, close=False)
         finally:
             s.targeted[e] = targeted
         return loss
+
+    def _shooters(self, s: TankState, side: int) -> list[tuple[int, int]]:
+        """``side``'s elements that may shoot (range > 0, not Suppressed, 11.1) with their ranges, read once per
+        state and side (placing one of the other side's elements changes neither)."""
+        memo = self._memo_for(s)
+        rows = memo.get(("shooters", side))
+        if rows is None:
+            rows = memo[("shooters", side)] = [
+                (y, STATS[s.etype[y]].range) for y in range(len(s.cell))
+                if s.cell[y] >= 0 and s.side[y] == side and STATS[s.etype[y]].range > 0 and not s.suppressed[y]]
+        return rows
+
+    def _memo_for(self, s: TankState) -> dict:
+        """Tallies kept for the state one decision rates (set by :meth:`act`, which holds that state for the whole
+        decision; its ratings move one side's element at a time and put it back, never losing an element); any
+        other state gets a fresh, unkept dict."""
+        memo = self._tallies
+        return memo[1] if memo is not None and memo[0] is s else {}
 
     def _defender_stand(self, s: TankState, e: int) -> float:
         """The defender's liking for a cell: a trench cell facing the enemy, and round the Bunker when the
@@ -473,7 +539,10 @@ class TankHeuristic:
             if self._should_dismount(s, me, e, gain):
                 cands.append((1.0, a, {"dismount": True}))
             elif cost > 0 and gain > 0.05:
-                cands.append((gain / cost * (1.5 if e in lead else 1.0) + 0.01 * gain, a, None))
+                k = 1.5 if e in lead else 1.0
+                if me == ATTACKER and s.side[e] == me and s.etype[e] in GUNS:
+                    k *= GUN_MOVE
+                cands.append((gain / cost * k + 0.01 * gain, a, None))
             if s.side[e] == me:
                 grp = self._group_of(s, e)
                 if len(grp) >= 2 and frozenset(grp) not in seen_groups:

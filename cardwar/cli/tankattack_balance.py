@@ -2,6 +2,7 @@
 
     python -m cardwar.cli.tankattack_balance --seeds 0-39,5000-5039 --games 2 --agents random
     python -m cardwar.cli.tankattack_balance --seeds 0-39 --agents advance
+    python -m cardwar.cli.tankattack_balance --seeds 0-39,5000-5039,90000-90039 --games 2 --agents heuristic
 
 For each map ``generate_scenario(seed)`` it plays ``--games`` games (game seeds ``1000 * map seed + g``) between
 two scripted agents and gives the **defender's score** ((wins + draws / 2) / games) per seed range and pooled,
@@ -15,6 +16,8 @@ Agents (no search, no learning; see ``docs/tankattack-balance.md`` for what thei
 * ``advance``: the attacker moves an element whenever it can, each to the destination nearest the Bunker,
   and always shoots and shoots back; the defender never moves (it holds the trenches) and always shoots and
   shoots back; every other decision (targets, aids, combats, recoils, facings) uniformly at random.
+* ``heuristic``: ``TankHeuristic`` (``cardwar.agents.tankattack_heuristic``) in both seats, each deciding
+  from its own seat's view with its own seed (``[map seed, game, seat]``), never the game's dice.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from cardwar.envs.tankattack.board import NUM_CELLS, gap
 from cardwar.envs.tankattack.generator import generate_scenario, templates_of
 from cardwar.envs.tankattack.state import Stage
 
-AGENTS = ("random", "advance")
+AGENTS = ("random", "advance", "heuristic")
 
 
 def advance_action(s: TankState, rng: np.random.Generator) -> int:
@@ -60,8 +63,18 @@ def play(seed: int, game: int, agent: str) -> tuple[float, str]:
     """One game on map ``seed``: the defender's score and how it ended."""
     s = TankState.new_game(generate_scenario(seed), seed=1000 * seed + game)
     rng = np.random.default_rng([seed, game])
+    bots = {}
+    if agent == "heuristic":
+        from cardwar.agents.tankattack_heuristic import TankHeuristic
+
+        bots = {side: TankHeuristic(seed=int(np.random.default_rng([seed, game, side]).integers(2**31)))
+                for side in (ATTACKER, DEFENDER)}
     while not s.is_terminal():
-        a = advance_action(s, rng) if agent == "advance" else int(rng.choice(s.legal_actions()))
+        if bots:
+            p = s.current_player
+            a = bots[p].act({"action_mask": s.legal_action_mask()}, s.information_view(p))
+        else:
+            a = advance_action(s, rng) if agent == "advance" else int(rng.choice(s.legal_actions()))
         s.apply_action(a)
     score = 0.5 if s.winner is None else (1.0 if s.winner == DEFENDER else 0.0)
     return score, str(s.result["reason"])

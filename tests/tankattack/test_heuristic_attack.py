@@ -81,3 +81,28 @@ def test_balance_cli_runs_the_heuristic_pair(capsys):
     row = outs[0]["rows"][0]
     assert outs[0]["agents"] == "heuristic" and row["maps"] == 1 and row["defender"] in (0.0, 0.5, 1.0)
     assert set(row["ends"]) <= {"turn limit", "break point", "breakthrough"} and sum(row["ends"].values()) == 1
+
+
+def test_a_loss_that_breaks_a_side_is_valued_as_the_game():
+    """17.2: a side breaks when its Lost AP reach half its army's AP. Five defending Rifles (the General is
+    one) are 10 AP, 2 each (3.5); with two already Lost (4 AP), Rifles destroyed by the Tank that drove into
+    them (14.1: beaten Rifles die when a Tank initiated the contact) make 6 of 10, so the heuristic values
+    that loss at BREAK_VALUE, not at the Rifles' 2 AP, and the same fight with none Lost at 2 AP."""
+    from cardwar.agents.tankattack_heuristic import BREAK_VALUE
+    from cardwar.envs.tankattack.outcomes import Result
+    from cardwar.envs.tankattack.state import LOST
+
+    s = position(defender=["D8 rifles", "A10 rifles", "B10 rifles", "C10 rifles"], attacker=["D7 tank"],
+                 active=1, pips=6)
+    ag = TankHeuristic(seed=0)
+    rifles, tank = s.grid[parse_label("D8")], s.grid[parse_label("D7")]
+    assert s.army_ap(0) == 10 and BREAK_VALUE > 2
+    assert ag._loss(s, rifles, tank, True, Result.BEATEN, enemy_initiated=True) == 2.0
+    for label_ in ("A10", "B10"):
+        e = s.grid[parse_label(label_)]
+        s.grid[s.cell[e]] = -1
+        s.cell[e] = LOST
+    s._memo = None
+    assert s.lost_ap(0) == 4 and 2 * (4 + 2) >= 10
+    assert ag._loss(s, rifles, tank, True, Result.BEATEN, enemy_initiated=True) == BREAK_VALUE
+    assert ag._loss(s, rifles, tank, True, Result.BEATEN, enemy_initiated=False) < 2.0  # not initiated: a recoil

@@ -167,6 +167,7 @@ class TankHeuristic:
         self.rng = np.random.default_rng(seed)
         self._plan: dict[str, Any] | None = None
         self._tallies: tuple[TankState, dict] | None = None
+        self._placing = False
 
     def reset(self) -> None:
         self._plan = None
@@ -337,9 +338,11 @@ class TankHeuristic:
         s.cell[e], s.facing[e] = dest, facing
         s.grid[dest] = e
         s._memo = None
+        self._placing = True  # only ``e`` is away from its cell: its exposure there may be kept
         try:
             return self._stand_score(s, me, e, old_cell)
         finally:
+            self._placing = False
             s.grid[dest] = -1
             s.cell[e], s.facing[e] = old_cell, old_face
             if old_cell >= 0:
@@ -431,6 +434,10 @@ class TankHeuristic:
     def _exposure(self, s: TankState, e: int) -> float:
         """Expected AP ``e`` loses to the enemy shots that can reach it where it stands (11.2, 14): Rifles and
         MGs shoot in both bounds (11.1)."""
+        key = ("exposure", e, s.cell[e]) if self._placing else None
+        memo = self._memo_for(s)
+        if key in memo:  # the same element in the same cell, another facing: the shooters see it alike (11.2)
+            return memo[key]
         loss = 0.0
         targeted = s.targeted[e]
         s.targeted[e] = False
@@ -440,6 +447,8 @@ class TankHeuristic:
                     loss += self._fight_value(s, y, e, False, close=False)
         finally:
             s.targeted[e] = targeted
+        if key is not None:
+            memo[key] = loss
         return loss
 
     def _shooters(self, s: TankState, side: int) -> list[tuple[int, int]]:

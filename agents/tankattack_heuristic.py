@@ -6,7 +6,9 @@ the legal moves, the combat totals (13) and the outcome rows (14). Every decisio
 
 - **attacker** (RULES.md 17.3: the Bunker or the defender's break point before the turn limit): moves
   groups and single elements towards the Command Bunker, cheapest PIPs first (a line of infantry moves as
-  one group, 8.4); drives Tanks through the wire (16.2) and onto trench occupants, Sturmtruppe into the
+  one group, 8.4), the elements nearest the Bunker first (within ``NEAR_CELLS`` of it a step counts double),
+  its guns seldom (``GUN_MOVE``: Artillery that moved is silent, 11.1), and keeps out of enemy fire as much
+  as the defender does (``EXPOSURE_WEIGHT``); drives Tanks through the wire (16.2) and onto trench occupants, Sturmtruppe into the
   trench with the assault (8.7), each contact rated by its exact odds over the 36 dice and the outcome
   row it would bring (a Tank or Sturmtruppe that initiates contact kills beaten Rifles, 14.1); seeks
   overlaps and flank contacts (12.2, they enter the totals); closes on the Bunker from several sides
@@ -16,7 +18,8 @@ the legal moves, the combat totals (13) and the outcome rows (14). Every decisio
   stand round the Bunker when attackers close in; lifts Barrages by counter-battery (9.2); springs
   Minefields on the front of the leading attackers (9.7) and Snipers in bad going within range (9.6);
   rallies Suppressed troops (16.3);
-- **both**: shoot at the target with the best expected value, with every aid the rules allow (11.3),
+- **both**: value a loss that takes a side to its break point (17.2) as the game (``BREAK_VALUE``); shoot at
+  the target with the best expected value, with every aid the rules allow (11.3),
   shoot back when the odds favour it, fight the best-odds combat first, pick the recoil, Suppression or
   facing that leaves the better position (a clone of the state, reseeded, looked at one decision on).
 """

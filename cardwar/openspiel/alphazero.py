@@ -155,6 +155,7 @@ def evaluate(game: Any, model: Any, games: int, opponent: str, simulations: int,
     seat in even games): wins, draws, losses, the score rate (a draw is half) and its 95% Wilson interval."""
     rng = np.random.RandomState(seed)
     wins = draws = losses = decisions = 0
+    per_seat = [[0, 0, 0], [0, 0, 0]]  # the AlphaZero bot's wins, draws, losses in each seat
     start = time.monotonic()
     for k in range(games):
         az = k % 2
@@ -163,13 +164,13 @@ def evaluate(game: Any, model: Any, games: int, opponent: str, simulations: int,
         bots[1 - az] = opponent_bot(opponent, game, 1 - az, simulations, uct_c, rng)
         returns, n = play_game(game, bots, rng)
         decisions += n
-        wins += returns[az] > 0
-        losses += returns[az] < 0
-        draws += returns[az] == 0
+        outcome = 0 if returns[az] > 0 else 1 if returns[az] == 0 else 2
+        per_seat[az][outcome] += 1
+        wins, draws, losses = (sum(seat[i] for seat in per_seat) for i in range(3))
     score = (wins + 0.5 * draws) / games if games else 0.0
     lo, hi = wilson(wins, draws, losses)
     return {"games": games, "wins": wins, "draws": draws, "losses": losses, "score": score, "ci95": (lo, hi),
-            "decisions": decisions, "seconds": time.monotonic() - start}
+            "per_seat": per_seat, "decisions": decisions, "seconds": time.monotonic() - start}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -311,6 +312,9 @@ def _report(args: argparse.Namespace, game: Any, model: Any) -> None:
           f"{result['wins']} wins, {result['draws']} draws, {result['losses']} losses; score rate of alphazero "
           f"{result['score']:.3f} (95% CI {lo:.3f}-{hi:.3f}); {result['decisions']} decisions in "
           f"{result['seconds']:.0f} s")
+    seats = game.cardwar.seats
+    print("alphazero as " + ", as ".join(f"{seat}: {w}-{d}-{l_}" for seat, (w, d, l_) in zip(seats, result["per_seat"]))
+          + " (wins-draws-losses)")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
@@ -59,8 +60,9 @@ def advance_action(s: TankState, rng: np.random.Generator) -> int:
     return int(rng.choice(legal))
 
 
-def play(seed: int, game: int, agent: str) -> tuple[float, str]:
-    """One game on map ``seed``: the defender's score and how it ended."""
+def play(seed: int, game: int, agent: str, times: list[float] | None = None) -> tuple[float, str]:
+    """One game on map ``seed``: the defender's score and how it ended (each ``heuristic`` decision's seconds
+    appended to ``times`` when given)."""
     s = TankState.new_game(generate_scenario(seed), seed=1000 * seed + game)
     rng = np.random.default_rng([seed, game])
     bots = {}
@@ -72,7 +74,10 @@ def play(seed: int, game: int, agent: str) -> tuple[float, str]:
     while not s.is_terminal():
         if bots:
             p = s.current_player
+            t0 = time.perf_counter()
             a = bots[p].act({"action_mask": s.legal_action_mask()}, s.information_view(p))
+            if times is not None:
+                times.append(time.perf_counter() - t0)
         else:
             a = advance_action(s, rng) if agent == "advance" else int(rng.choice(s.legal_actions()))
         s.apply_action(a)
@@ -80,10 +85,11 @@ def play(seed: int, game: int, agent: str) -> tuple[float, str]:
     return score, str(s.result["reason"])
 
 
-def one_map(args: tuple[int, int, str]) -> tuple[int, float, list[str]]:
+def one_map(args: tuple[int, int, str]) -> tuple[int, float, list[str], list[float]]:
     seed, games, agent = args
-    results = [play(seed, g, agent) for g in range(games)]
-    return seed, sum(r[0] for r in results) / games, [r[1] for r in results]
+    times: list[float] = []
+    results = [play(seed, g, agent, times) for g in range(games)]
+    return seed, sum(r[0] for r in results) / games, [r[1] for r in results], times
 
 
 def parse_ranges(text: str) -> list[range]:
@@ -116,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         with ProcessPoolExecutor(args.workers) as pool:
             done = list(pool.map(one_map, jobs, chunksize=2))
-    by_seed = {seed: (score, reasons) for seed, score, reasons in done}
+    by_seed = {seed: (score, reasons) for seed, score, reasons, _ in done}
+    times = np.array([x for *_, ts in done for x in ts]) * 1000
     rows = []
     print(f"agents: {args.agents}; {args.games} games a map; defender's score, 95% CI clustered by map")
     print("| seeds | maps | defender score | ends (reason: games) |")
@@ -140,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {side} | {name} | {len(per_map)} | {mean:.3f} ({lo:.3f}-{hi:.3f}) |")
             rows.append({"side": side, "template": name, "maps": len(per_map), "defender": mean, "lo": lo,
                          "hi": hi})
+    if len(times):  # wall clock on this machine, whatever else it runs: a rough figure, not a test
+        print(f"\nheuristic decisions: {len(times)}, median {np.median(times):.2f} ms, 90th percentile "
+              f"{np.percentile(times, 90):.1f} ms, 99th {np.percentile(times, 99):.1f} ms, worst {times.max():.1f} ms")
     if args.json:
         print(json.dumps({"agents": args.agents, "games": args.games, "rows": rows}))
     return 0

@@ -10,8 +10,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from cardwar.envs.tankattack.actions import action_to_string
 from cardwar.envs.tankattack.observation import encode_observation
-from cardwar.envs.tankattack.scenario import Scenario, scenario_from_dict
+from cardwar.envs.tankattack.scenario import SIDE_NAMES, Scenario, scenario_from_dict
 from cardwar.envs.tankattack.view import TankView
 
 
@@ -30,12 +31,15 @@ def before_move(state: Any) -> BeforeMove:
 
 
 def narrate(before: Any, action: int, after: Any) -> list[str]:
-    """The public log lines of one move: the events it caused, in order (RULES.md 6's sequence), those of
-    a bound it closed included. ``before`` is a :class:`BeforeMove` (or a whole state, whose own events
-    list then stands for the bound's: the closing events of a bound are not in it)."""
+    """The public log lines of one move: first the move itself (``attacker: E7``), then the events it caused,
+    in order (RULES.md 6's sequence), those of a bound it closed included. The first line is the move, as in
+    every game's log: the table gives the mover its own notation in its place and keeps the rest. ``before``
+    is a :class:`BeforeMove` (or a whole state, whose own events list then stands for the bound's: the
+    closing events of a bound are not in it)."""
+    move = f"{SIDE_NAMES[before.current_player]}: {action_to_string(int(action))}"
     if not isinstance(before, BeforeMove):  # a whole state: its events list is a copy
-        return list(after.events[len(before.events):] if after.bound == before.bound else after.events)
-    lines = list(before.events[before.count:])
+        return [move, *(after.events[len(before.events):] if after.bound == before.bound else after.events)]
+    lines = [move, *before.events[before.count:]]
     if after.events is not before.events:
         lines += after.events
     return lines

@@ -72,3 +72,24 @@ def test_a_table_rebuilt_from_its_record_has_the_same_histories(game):
     table = random_table(game, 2)
     again = Table.from_record(table.record())
     assert [h.moves for h in again.history] == [h.moves for h in table.history]
+
+
+def test_tank_attack_the_mover_reads_every_event_its_own_move_caused():
+    """Nothing is hidden in Tank Attack (RULES.md 18): each seat's history line of a move holds every event
+    the move caused, the mover's as much as the other's (the mover's line once lost the first event, read as
+    the move's own description), and the public log is the move, then those events."""
+    table = Table(make_raw_env("tankattack", scenario="trench_raid"), "tankattack", 3)
+    rng = np.random.default_rng(3)
+    caused = 0
+    while not table.over:
+        state = table.state
+        n, events, mover = len(state.events), state.events, table.to_move
+        move = table.to_str(int(action := int(rng.choice(table.legal()))))
+        table.play(action)
+        after = table.state
+        told = events[n:] + (after.events if after.events is not events else [])  # independently of the hook
+        caused += bool(told)
+        assert table.log[-1] == "; ".join([f"{SEATS['tankattack'][mover]}: {move}", *told])
+        assert table.history[mover][-1] == "; ".join([move, *told])
+        assert table.history[1 - mover][-1] == table.log[-1]
+    assert caused > 20  # moves that caused events were told whole (45 of this game's)

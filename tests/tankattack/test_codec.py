@@ -19,16 +19,18 @@ def _random_game(scenario: str, seed: int):
         yield s, int(legal[rng.integers(len(legal))])
 
 
-def test_the_log_of_a_game_is_every_event_of_every_bound_once_in_order():
+def test_the_log_of_a_game_is_each_move_then_every_event_of_every_bound_once_in_order():
     told: list[str] = []
     bounds: list[list[str]] = []  # independently: each bound's list as the engine leaves it
     s = None
     for s, action in _random_game("trench_raid", 4):
         if not bounds or s.events is not bounds[-1]:
             bounds.append(s.events)
-        before = before_move(s)
+        before, mover = before_move(s), ("defender", "attacker")[s.current_player]
         s.apply_action(action)
-        told += narrate(before, action, s)
+        lines = narrate(before, action, s)
+        assert lines[0] == f"{mover}: {games.get('tankattack').to_string(action)}"  # the move itself
+        told += lines[1:]
     if s.events is not bounds[-1]:
         bounds.append(s.events)
     assert told == [line for b in bounds for line in b][1:]  # the first roll came before any move
@@ -41,7 +43,7 @@ def test_narration_from_a_whole_state_still_tells_the_moves_events():
         n = len(s.events)
         s.apply_action(action)
         if s.bound == before.bound:
-            assert narrate(before, action, s) == s.events[n:]
+            assert narrate(before, action, s)[1:] == s.events[n:]
 
 
 def test_a_generated_map_in_a_record_is_the_same_scenario():

@@ -117,27 +117,30 @@ def _certain_win(step: Step, me: int, depth: int = 0) -> bool:
 
 
 def _a_one_move_win() -> tuple[TankState, list[int]]:
-    """The first position of heuristic games on ``trench_raid`` where some decisions win for sure and others do
-    not, with the winning decisions (found by enumerating the dice, not by the search)."""
-    for seed in range(40):
-        h = [TankHeuristic(seed=1), TankHeuristic(seed=2)]
-        s = TankState.new_game(load_scenario("trench_raid"), seed=seed)
+    """The first position of seeded random games on ``trench_raid`` where some decisions win for sure and others
+    do not, with the winning decisions (found by enumerating the dice, not by the search)."""
+    for seed in range(200):
+        rng = np.random.default_rng(seed)
+        s = chance_free(TankState.new_game(load_scenario("trench_raid"), seed=seed))
         while not s.is_terminal():
             legal = s.legal_actions()
             me = s.current_player
             if 1 < len(legal) <= 12:
-                cf = chance_free(s)
-                wins = [a for a in legal if _certain_win(Step(cf, a), me)]
+                wins = [a for a in legal if _certain_win(Step(s, a), me)]
                 if wins and len(wins) < len(legal):
-                    return cf, wins
-            s.apply_action(h[me].act(_obs(s), s.information_view(me)))
-    raise AssertionError("no one-move win in 40 games")
+                    return s, wins
+            step = Step(s, int(legal[rng.integers(len(legal))]))
+            while step.needs_die:
+                step = step.with_die(FACES[int(rng.integers(len(FACES)))])
+            s = step.after
+    raise AssertionError("no one-move win in 200 random games")
 
 
 def test_the_search_finds_a_one_move_win():
     """One decision deep, unguided and guided alike, the search plays a decision that wins whatever the dice; the
-    guided one also when its default is a move that does not (the position found is a Shoot aid, 11.3, where ending
-    the aids wins at once and adding one more, the heuristic's habit, lets the target shoot back first)."""
+    guided one also when its default is a decision that does not win at once (the position found: the defender's
+    Shoot aid in the last bound, 11.3, where one more aid ends the game and ending the aids gives the target its
+    shot back first)."""
     s, wins = _a_one_move_win()
     plain = ChanceMCTS(np.random.default_rng(1), iterations=300, seconds=None, max_depth=1)
     assert plain.search(s) in wins
@@ -145,3 +148,15 @@ def test_the_search_finds_a_one_move_win():
     others = [a for a in s.legal_actions() if a not in wins]
     leaf = HeuristicValue(TankHeuristic(seed=0), s, np.random.default_rng(2))
     assert guided.search(s, default=others[0], prior=0.5, margin=0.05, min_visits=10, leaf=leaf) in wins
+
+
+def test_auto_guides_the_defender_only_on_maps_larger_than_the_small_scenario():
+    from cardwar.agents.tankattack_search import SMALL_MAP, guided_seats
+    from cardwar.envs.tankattack.generator import resolve_random
+
+    small = TankState.new_game(load_scenario("trench_raid"), seed=0)
+    large = TankState.new_game(resolve_random("random:test:5"), seed=0)
+    assert small.board.width * small.board.height <= SMALL_MAP < large.board.width * large.board.height
+    assert guided_seats("auto", small) == (ATTACKER,)
+    assert guided_seats("auto", large) == (DEFENDER, ATTACKER)
+    assert guided_seats("none", large) == () and guided_seats("both", small) == (DEFENDER, ATTACKER)

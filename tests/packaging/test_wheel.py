@@ -327,6 +327,9 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
     ("nice .venv/bin/python -m cardwar.cli.tankattack_balance --seeds 0-39,5000-5039,90000-90039 --games 2 "
      "--agents advance --workers 1",
      "python -m cardwar.cli.tankattack_balance --seeds 0-1,5000-5001 --games 2 --agents advance --workers 1", None),
+    ("nice .venv/bin/python -m cardwar.cli.tankattack_balance --seeds 0-39,5000-5039,90000-90039 --games 2 "
+     "--agents heuristic --workers 1",
+     "python -m cardwar.cli.tankattack_balance --seeds 1,5001 --games 1 --agents heuristic --workers 1", None),
     (".venv/bin/python -m cardwar.engine.bench --agent heuristic --games 10",
      "python -m cardwar.engine.bench --agent heuristic --games 1 --game naval", None),
     (".venv/bin/python -m cardwar.engine.bench", SKIP + "the line above, with both default agents and games", None),

@@ -8,10 +8,10 @@ the legal moves, the combat totals (13) and the outcome rows (14). Every decisio
   groups and single elements towards the Command Bunker, cheapest PIPs first (a line of infantry moves as
   one group, 8.4), the elements nearest the Bunker first (within ``NEAR_CELLS`` of it a step counts double),
   its guns seldom (``GUN_MOVE``: Artillery that moved is silent, 11.1), and keeps out of enemy fire as much
-  as the defender does (``EXPOSURE_WEIGHT``); drives Tanks through the wire (16.2) and onto trench occupants, Sturmtruppe into the
-  trench with the assault (8.7), each contact rated by its exact odds over the 36 dice and the outcome
-  row it would bring (a Tank or Sturmtruppe that initiates contact kills beaten Rifles, 14.1); seeks
-  overlaps and flank contacts (12.2, they enter the totals); closes on the Bunker from several sides
+  as the defender does (``EXPOSURE_WEIGHT``); drives Tanks through the wire (16.2) and onto trench
+  occupants, Sturmtruppe into the trench with the assault (8.7), each contact rated by its exact odds over
+  the 36 dice and the outcome row it would bring (a Tank or Sturmtruppe that initiates contact kills beaten
+  Rifles, 14.1); seeks overlaps and flank contacts (12.2, they enter the totals); closes on the Bunker from several sides
   (each extra attacker is Overwhelmed -1 on it, 16.4); lays its Barrage on the Bunker or the trench
   (9.1) and its Gas on trench occupants;
 - **defender** (the turn limit is his): holds the line and moves only to strike at good odds or to
@@ -19,9 +19,9 @@ the legal moves, the combat totals (13) and the outcome rows (14). Every decisio
   Minefields on the front of the leading attackers (9.7) and Snipers in bad going within range (9.6);
   rallies Suppressed troops (16.3);
 - **both**: value a loss that takes a side to its break point (17.2) as the game (``BREAK_VALUE``); shoot at
-  the target with the best expected value, with every aid the rules allow (11.3),
-  shoot back when the odds favour it, fight the best-odds combat first, pick the recoil, Suppression or
-  facing that leaves the better position (a clone of the state, reseeded, looked at one decision on).
+  the target with the best expected value, with every aid the rules allow (11.3), shoot back when the odds
+  favour it, fight the best-odds combat first, pick the recoil, Suppression or facing that leaves the
+  better position (a clone of the state, reseeded, looked at one decision on).
 """
 
 from __future__ import annotations

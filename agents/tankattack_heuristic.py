@@ -11,8 +11,8 @@ the legal moves, the combat totals (13) and the outcome rows (14). Every decisio
   as the defender does (``EXPOSURE_WEIGHT``); drives Tanks through the wire (16.2) and onto trench
   occupants, Sturmtruppe into the trench with the assault (8.7), each contact rated by its exact odds over
   the 36 dice and the outcome row it would bring (a Tank or Sturmtruppe that initiates contact kills beaten
-  Rifles, 14.1); seeks overlaps and flank contacts (12.2, they enter the totals); closes on the Bunker from several sides
-  (each extra attacker is Overwhelmed -1 on it, 16.4); lays its Barrage on the Bunker or the trench
+  Rifles, 14.1); seeks overlaps and flank contacts (12.2, they enter the totals); closes on the Bunker from
+  several sides (each extra attacker is Overwhelmed -1 on it, 16.4); lays its Barrage on the Bunker or the trench
   (9.1) and its Gas on trench occupants;
 - **defender** (the turn limit is his): holds the line and moves only to strike at good odds or to
   stand round the Bunker when attackers close in; lifts Barrages by counter-battery (9.2); springs

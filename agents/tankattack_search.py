@@ -316,3 +316,45 @@ class TankSearch:
 def state_from_view(observation: object, view: TankView, rng: np.random.Generator) -> TankState:
     """The registry's ``state_from_view``: the exact position (nothing is hidden), its dice from ``rng``."""
     return infostate.state_from_view(view, rng)
+
+
+# ---------------------------------------------------------------- calibration (docs/strength.md)
+def calibrate(scenario: str, games: int = 2, iterations: int = 200, every: int = 3,
+              most: int = 400) -> dict[int, list[float]]:
+    """Iterations per 0.2 s of CPU time (``time.process_time``: one core's work, whatever the load on the others),
+    by seat: heuristic-vs-heuristic games on ``scenario`` (``random:test`` draws held-out maps), the search run
+    with ``iterations`` at every ``every``-th decision with a choice, the first ``most`` decisions of a game."""
+    from cardwar.envs.tankattack.actions import NUM_ACTIONS
+    from cardwar.envs.tankattack.generator import resolve_random
+    from cardwar.envs.tankattack.scenario import load_scenario
+
+    rate: dict[int, list[float]] = {DEFENDER: [], ATTACKER: []}
+    for g in range(games):
+        scn = resolve_random(f"{scenario}:{g}") if scenario.startswith("random") else load_scenario(scenario)
+        s = TankState.new_game(scn, seed=g)
+        players = [TankHeuristic(seed=2 * g), TankHeuristic(seed=2 * g + 1)]
+        searches = [TankSearch(seed=g, iterations=iterations), TankSearch(seed=g + 1, iterations=iterations)]
+        for k in range(most):
+            if s.is_terminal():
+                break
+            p, legal = s.current_player, s.legal_actions()
+            mask = np.zeros(NUM_ACTIONS, np.int8)
+            mask[legal] = 1
+            obs, view = {"action_mask": mask}, s.information_view(p)
+            if len(legal) > 1 and k % every == 0:
+                t0 = time.process_time()
+                searches[p].act(obs, view)
+                rate[p].append(searches[p].search.last_iterations / max(1e-9, time.process_time() - t0) * 0.2)
+            s.apply_action(players[p].act(obs, view))
+    return rate
+
+
+if __name__ == "__main__":  # python -m cardwar.agents.tankattack_search trench_raid random:test
+    import sys
+
+    for name in sys.argv[1:] or ["trench_raid"]:
+        for seat, r in calibrate(name).items():
+            if r:
+                print(f"{name} {('defender', 'attacker')[seat]}: {np.median(r):.0f} iterations per 0.2 s of CPU at "
+                      f"the median (10th-90th percentile {np.percentile(r, 10):.0f}-{np.percentile(r, 90):.0f}, "
+                      f"{len(r)} decisions)")

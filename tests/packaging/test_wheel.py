@@ -265,13 +265,13 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
      "--set imitation.games=2 --set imitation.dagger_rounds=0 --set imitation.epochs=1", None),
     ("cardwar train tankattack --resume runs/tankattack__ppo__0__<time>", SKIP + "resume is tested in tests/training/",
      None),
-    ("cardwar match tankattack ppo random --games 100 --scenario random:test --seed 30 --workers 2 "
+    ("cardwar match tankattack ppo random --games 100 --scenario random:test --seed 30 --workers 1 "
      "--reproducible-seeds",
      "cardwar match tankattack ppo random --games 2 --scenario trench_raid --seed 30 --reproducible-seeds", None),
-    ("cardwar match tankattack ppo heuristic --games 100 --scenario random:test --seed 30 --workers 2 "
+    ("cardwar match tankattack ppo heuristic --games 100 --scenario random:test --seed 30 --workers 1 "
      "--reproducible-seeds",
      "cardwar match tankattack ppo heuristic --games 2 --scenario trench_raid --seed 30 --reproducible-seeds", None),
-    ("cardwar match tankattack ppo:runs/tankattack__ppo__0__20261127-143255/checkpoints/model_000000000.zip random "
+    ("cardwar match tankattack ppo:runs/tankattack__ppo__0__20261127-164855/checkpoints/model_000000000.zip random "
      "--games 100 ...", SKIP + "a checkpoint of the run docs/training.md describes; the shipped ppo plays above", None),
     ("cardwar match skirmish ppo:runs/skirmish__ppo__0__20261124-215002/checkpoints/model_000000000.zip heuristic "
      "--games 200 ...", SKIP + "a checkpoint of the run docs/training.md describes; the shipped ppo plays above", None),

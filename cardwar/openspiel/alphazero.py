@@ -174,7 +174,8 @@ def evaluate(game: Any, model: Any, games: int, opponent: str, simulations: int,
 def main(argv: list[str] | None = None) -> int:
     """``python -m cardwar.openspiel.alphazero GAME --steps N --out DIR [--eval-games N]``."""
     ap = _Parser(prog="python -m cardwar.openspiel.alphazero", description=__doc__.split("\n")[0])
-    ap.add_argument("game", help="a perfect-information bridged game (tankattack)")
+    ap.add_argument("game", help="a bridged game with perfect information (its registry entry's "
+                    "extra['perfect_information'])")
     ap.add_argument("--scenario", help="a shipped scenario of the game (default: the game's)")
     ap.add_argument("--out", type=Path, required=True, help="the folder for OpenSpiel's logs and checkpoints")
     ap.add_argument("--steps", type=_positive, default=4, help="learner steps (default 4)")

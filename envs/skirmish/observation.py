@@ -16,6 +16,8 @@ whole grid):
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from cardwar.envs.doc_pages import fill, markdown_table
@@ -26,7 +28,7 @@ from cardwar.envs.skirmish.cards import NUM_RANKS, RANK_NAMES, is_red
 from cardwar.envs.skirmish.moving import TICKS
 from cardwar.envs.skirmish.scenario import DIRECTION_NAMES, Scenario
 from cardwar.envs.skirmish.weapons import FIREARMS
-from cardwar.envs.skirmish.view import SkirmishView
+from cardwar.envs.skirmish.view import SkirmishView, _copy_json
 
 GROUNDS = tuple(g.name.lower() for g in Ground)
 EDGE_KINDS = ("wall_low", "wall_high", "hedge_low", "hedge_high", "door", "window", "building_wall", "embrasure")
@@ -158,13 +160,15 @@ _OWN_WEAPON_N, _ENEMY_WEAPON_N = _OWN_WEAPON * N_CELLS, _ENEMY_WEAPON * N_CELLS
 _MAGAZINE = {k: f.magazine for k, f in FIREARMS.items()}
 
 
-def encode_observation(v: SkirmishView, scenario: Scenario) -> np.ndarray:
-    """The ``(16, 24, planes)`` float32 observation of ``v.seat`` (:data:`OBS_SHAPE`)."""
+def _board_planes(v: SkirmishView, scenario: Scenario) -> tuple[np.ndarray, dict[int, int]]:
+    """The planes that depend on the map and the units only (static, the board now, my figures, enemy figures,
+    vehicles): ``[cells, planes]`` with every decision and game plane 0, and each unit's cell by uid (the
+    units on the table). Reads ``v.seat``, ``v.units``, ``v.open_doors``, ``v.objective_owner``, ``v.mines``
+    and ``scenario`` only: :func:`_board_key` lists exactly these, so the cache below is exact."""
     me = v.seat
     obs = np.zeros((N_CELLS, NUM_PLANES), dtype=np.float32)
     obs[:, :N_STATIC] = _static_planes(scenario, me)
     acc: dict[int, float] = {}  # plane * cells + cell -> value (one numpy call at the end)
-    const: dict[int, float] = {}  # plane -> value over the whole grid
     N = N_CELLS
     cell_of: dict[int, int] = {}
     for u in v.units:
@@ -267,6 +271,55 @@ def encode_observation(v: SkirmishView, scenario: Scenario) -> np.ndarray:
             acc[P["objective_mine" if side == me else "objective_enemy"] * N + c] = 1.0
     for c in v.mines:
         acc[P["own_mines"] * N + c] = 1.0
+    if acc:
+        n = len(acc)
+        plane, cell = np.divmod(np.fromiter(acc, np.intp, n), N_CELLS)
+        obs.reshape(-1)[cell * NUM_PLANES + plane] = np.fromiter(acc.values(), np.float32, n)
+    return obs, cell_of
+
+
+def _frozen_units(units: tuple) -> tuple:
+    """``units`` with their mutable parts (orders, skills) copied, so that a caller who edits a view after
+    encoding it cannot change the cache's key behind its back."""
+    return tuple(u if u.order is None and u.skills is None else
+                 u._replace(order=_copy_json(u.order), skills=None if u.skills is None else dict(u.skills))
+                 for u in units)
+
+
+_BOARD: dict[tuple[int, int], tuple[Scenario, tuple, Any, Any, Any, np.ndarray, dict[int, int]]] = {}
+"""(id(scenario), seat) -> the last board planes built for them, with the inputs they were built from."""
+
+
+def _cached_board(v: SkirmishView, scenario: Scenario) -> tuple[np.ndarray, dict[int, int]]:
+    """:func:`_board_planes`, kept from the last call for the same scenario and seat while its inputs are
+    equal (most steps change only the decision and game planes, issue 31): the same array, bit for bit,
+    as building it again, since it is a function of exactly the inputs compared."""
+    key = (id(scenario), v.seat)
+    hit = _BOARD.get(key)
+    if (hit is not None and hit[0] is scenario and hit[1] == v.units and hit[2] == v.open_doors
+            and hit[3] == v.objective_owner and hit[4] == v.mines):
+        return hit[5], hit[6]
+    board, cell_of = _board_planes(v, scenario)
+    board.flags.writeable = False  # shared between calls: only ever copied
+    if len(_BOARD) > 256:
+        _BOARD.clear()
+    _BOARD[key] = (scenario, _frozen_units(v.units), frozenset(v.open_doors), dict(v.objective_owner),
+                   tuple(v.mines), board, cell_of)
+    return board, cell_of
+
+
+def encode_observation(v: SkirmishView, scenario: Scenario, *, incremental: bool = True) -> np.ndarray:
+    """The ``(16, 24, planes)`` float32 observation of ``v.seat`` (:data:`OBS_SHAPE`).
+
+    ``incremental``: keep the unit and map planes from the last call whose inputs were equal (the default;
+    the result is the same bit for bit, tests/skirmish/test_observation_incremental.py); ``False`` builds
+    every plane from scratch."""
+    me = v.seat
+    board, cell_of = _cached_board(v, scenario) if incremental else _board_planes(v, scenario)
+    obs = board.copy()
+    acc: dict[int, float] = {}  # plane * cells + cell -> value (one numpy call at the end)
+    const: dict[int, float] = {}  # plane -> value over the whole grid
+    N = N_CELLS
     # the decision
     if v.step is not None:
         const[P["my_decision"]] = 1.0

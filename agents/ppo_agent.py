@@ -125,13 +125,16 @@ class PPOAgent:
     """Plays the model's most likely legal action (or samples it with ``deterministic=False``)."""
 
     def __init__(self, game: str, path: str | None = None, deterministic: bool = True,
-                 seed: int | None = None, cache: bool = True) -> None:
+                 seed: int | None = None, cache: bool = True, one_thread: bool = True) -> None:
+        """``one_thread``: decide on one torch thread (the process's count restored after): a decision is one
+        small forward pass, and on busy cores torch's threads stalled it for up to a second (issue 31)."""
         self.name = "ppo"
         self.path = str(path) if path else str(pretrained_path(game))
         self.model = load_model(self.path, game, cache=cache)
         self.steps = model_actions(self.model, game) == "steps"
         self.deterministic = bool(deterministic)
         self.rng = np.random.default_rng(seed)
+        self.one_thread = bool(one_thread)
 
     @classmethod
     def from_model(cls, model: Any, deterministic: bool = True, seed: int | None = None) -> PPOAgent:
@@ -140,6 +143,7 @@ class PPOAgent:
         agent.name, agent.path, agent.model = "ppo", "<in memory>", model
         agent.deterministic, agent.rng = bool(deterministic), np.random.default_rng(seed)
         agent.steps = getattr(model.action_space, "n", None) == _naval_steps()
+        agent.one_thread = False  # the learner's process keeps its own thread count
         return agent
 
     def prepare(self, observation: dict[str, np.ndarray], view: Any = None) -> None:
@@ -163,14 +167,16 @@ class PPOAgent:
         return self._choose(observation["observation"], mask)
 
     def _choose(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        """The model's action for one observation and mask."""
-        import torch
+        """The model's action for one observation and mask: SB3's masked probabilities, bit for bit, without
+        its overhead (:mod:`cardwar.training.fast_inference`)."""
+        from cardwar.training.fast_inference import fast_actor, one_thread
 
-        policy = self.model.policy
-        with torch.no_grad():
-            tensor = torch.as_tensor(obs, dtype=torch.float32).unsqueeze(0)
-            dist = policy.get_distribution(tensor, action_masks=mask[None])
-            probs = dist.distribution.probs[0].numpy().astype(np.float64)
+        actor = fast_actor(self.model.policy)
+        if self.one_thread:
+            with one_thread():
+                probs = actor.probs(obs, mask)
+        else:
+            probs = actor.probs(obs, mask)
         if self.deterministic:
             return int(np.argmax(np.where(mask, probs, -1.0)))
         probs = np.where(mask, probs, 0.0)

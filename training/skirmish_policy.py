@@ -247,6 +247,9 @@ class SkirmishPolicy(HexConvPolicy):
 
     trunk_class = SkirmishTrunk
     heads_class = SkirmishHeads
+    trace_actor = True
+    """The actor's forward has no branch on the data (only on the fixed grid's shape and the layout flag), so
+    ``torch.jit.trace`` records it whole: a decision's fast path (:mod:`cardwar.training.fast_inference`)."""
 
     def __init__(self, observation_space: gymnasium.spaces.Space, action_space: gymnasium.spaces.Space,
                  lr_schedule: Any, channels: int = 32, blocks: int = 2, **kwargs: Any) -> None:

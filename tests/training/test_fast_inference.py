@@ -125,3 +125,18 @@ def test_a_decision_runs_on_one_thread_and_restores_the_processs_count():
 def test_one_fast_actor_per_policy():
     model = load_model(pretrained_path("skirmish"), "skirmish", cache=False)
     assert fast_actor(model.policy) is fast_actor(model.policy)
+
+
+def test_the_decision_benchmark_prints_every_path_and_checks_they_agree(capsys):
+    from cardwar.training import decision_bench
+
+    saved = torch.get_num_threads()
+    try:
+        decision_bench.main(["--positions", "12"])
+    finally:
+        torch.set_num_threads(saved)
+    out = capsys.readouterr().out
+    assert "skirmish ppo, 12 decisions" in out and "every path chose the same action" in out
+    for name in ("old, torch default threads", "old, 1 thread", "new (PPOAgent.act)"):
+        assert f"  {name}" in out
+    assert out.count(" p99 ") == 6  # cpu and wall for each path

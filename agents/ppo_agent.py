@@ -172,7 +172,7 @@ class PPOAgent:
         from cardwar.training.fast_inference import fast_actor, one_thread
 
         actor = fast_actor(self.model.policy)
-        if self.one_thread:
+        if getattr(self, "one_thread", True):  # an agent pickled before issue 31 (a resume file) has no flag
             with one_thread():
                 probs = actor.probs(obs, mask)
         else:

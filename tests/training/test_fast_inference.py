@@ -140,3 +140,20 @@ def test_the_decision_benchmark_prints_every_path_and_checks_they_agree(capsys):
     for name in ("old, torch default threads", "old, 1 thread", "new (PPOAgent.act)"):
         assert f"  {name}" in out
     assert out.count(" p99 ") == 6  # cpu and wall for each path
+
+
+def test_threads_deciding_at_once_get_the_serial_answers():
+    """The server decides for several sessions at once on one shared model (and one traced copy)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    agent = PPOAgent("skirmish", cache=False)
+    found = random_positions("skirmish", ["ww2_squads", "duel"], every=23, limit=24)
+    serial = [agent.act(p) for p in found]
+    saved = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        with ThreadPoolExecutor(4) as pool:
+            assert list(pool.map(agent.act, found * 3)) == serial * 3
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(saved)

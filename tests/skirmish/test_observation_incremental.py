@@ -124,5 +124,5 @@ def test_editing_a_view_or_an_observation_after_encoding_changes_nothing_later()
 @pytest.mark.parametrize("scenario,rules", CASES)
 def test_incremental_observation_is_the_full_one_long(scenario: str, rules: dict | None) -> None:
     env = skirmish_v0.raw_env(scenario=scenario, rules=rules)
-    for seed in range(100, 112):
+    for seed in range(100, 140):
         _check_game(env, seed, max_steps=100_000)

@@ -18,7 +18,7 @@ called from Python, every decision. :class:`FastActor` gives the same raw logits
 normalise, softmax), op for op, so the probabilities, and so the chosen action, are SB3's exactly.
 
 :func:`one_thread` runs a decision on one torch thread: on two busy cores torch's two threads stalled a
-skirmish decision for up to a second (p99 373 ms against 10 ms, docs/benchmarks.md, *A ppo decision*).
+skirmish decision for seconds (wall p99 1.7 s against 0.06 s at load 6; docs/benchmarks.md, *A ppo decision*).
 """
 
 from __future__ import annotations

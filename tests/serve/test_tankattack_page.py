@@ -116,12 +116,16 @@ def assert_bot_moves(page: Any) -> None:
 
 
 def play_game(page: Any, server: ServerProcess, rng: random.Random, phone: bool = False,
-              stages: set[str] | None = None) -> int:
-    """Play to the end by clicks, checking the page at every decision; ``stages``: those the game's opening moves
-    (played before) met, so that the move steps are asked of the whole game, not of its rest alone (a deal where
-    the attacker breaks in the defender's next bound shows only shots after the opening)."""
-    moves, stages, cell_px = 0, set() if stages is None else stages, []
+              shot: Any = None, shot_after: int = 6) -> int:
+    """Play the whole game by clicks, checking the page at every decision, the first ones included (a deal where
+    the attacker breaks in the defender's second bound has few decisions, and the move steps among them come
+    early); ``shot``: after ``shot_after`` moves, a picture of the page with the decision lit."""
+    moves, stages, cell_px = 0, set(), []
     while status(page) != "over":
+        if shot is not None and moves == shot_after:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.mouse.move(0, 0)
+            page.screenshot(path=str(shot), full_page=True)
         assert moves < 400, "the game did not end in 400 decisions"
         state = api_state(server, page)
         assert state["status"] == "your_turn"
@@ -163,17 +167,8 @@ def test_tankattack_game_played_by_clicks_to_its_end(server: ServerProcess, brow
         assert {"open", "hill", "crater", "ruin", "trench", "wire", "bunker"} <= legend
         info = " ".join(page.locator("#scenario-info").inner_text().split())
         assert "Breakthrough" in info and "Break point" in info and "Turn limit" in info
-        shot = ARTIFACTS / f"serve-tankattack-{seat}.png"
         rng = random.Random(21 if seat == "defender" else 4)
-        opening: set[str] = set()
-        for _ in range(6):  # a few moves in, then a picture with the decision lit
-            if status(page) == "your_turn":
-                opening.add(api_state(server, page)["view"]["stage"])
-                play_move(page, rng)
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.mouse.move(0, 0)
-        page.screenshot(path=str(shot), full_page=True)
-        moves = play_game(page, server, rng, stages=opening)
+        moves = play_game(page, server, rng, shot=ARTIFACTS / f"serve-tankattack-{seat}.png")
         assert moves > 5
         assert_result_shown(server, page)
         result = api_state(server, page)["result"]
@@ -189,12 +184,8 @@ def test_tankattack_on_a_phone_a_whole_game_with_the_decision_on_screen(server: 
         for sel in (".ta-forces", ".ta-events", ".ta-legend", ".map-box"):
             b = page.locator(sel).first.evaluate(BOX)
             assert b["left"] >= 0 and b["right"] <= PHONE["width"], (sel, b)
-        rng = random.Random(8)
-        for _ in range(4):
-            play_move(page, rng)
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "serve-tankattack-phone.png"), full_page=True)
-        play_game(page, server, rng, phone=True)
+        play_game(page, server, random.Random(8), phone=True, shot=ARTIFACTS / "serve-tankattack-phone.png",
+                  shot_after=4)
         assert_on_screen_top_and_bottom(page, over=True)
         assert page.locator("#result .result-head").inner_text() in ("You win!", "The bot wins", "A draw")
 

@@ -17,6 +17,19 @@ from __future__ import annotations
 from typing import Any
 
 MISSING = "the OpenSpiel bridge needs open_spiel: pip install 'cardwar[openspiel]'"
+
+
+def missing_open_spiel() -> bool:
+    """Whether open_spiel is not installed; if so, one line on stderr says how to get it (a command then exits 2)."""
+    import importlib.util
+    import sys
+
+    if importlib.util.find_spec("pyspiel") is not None:
+        return False
+    print(f"error: {MISSING}", file=sys.stderr)
+    return True
+
+
 try:
     import pyspiel  # noqa: F401
 except ImportError:  # pragma: no cover - depends on the environment
@@ -31,4 +44,4 @@ else:
 
     register()
 
-__all__ = ["GAME_NAMES", "PREFIX", "CardwarGame", "CardwarState", "load", "register"]
+__all__ = ["GAME_NAMES", "PREFIX", "CardwarGame", "CardwarState", "load", "missing_open_spiel", "register"]

@@ -205,12 +205,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="no training: evaluate the last checkpoint of the run in --out (its own network and "
                          "simulations)")
     args = ap.parse_args(argv)
-    try:
-        import pyspiel  # noqa: F401
-    except ImportError:
-        from cardwar.openspiel import MISSING
+    from cardwar.openspiel import missing_open_spiel
 
-        print(f"error: {MISSING}", file=sys.stderr)
+    if missing_open_spiel():
         return 2
     try:
         import flax.nnx  # noqa: F401

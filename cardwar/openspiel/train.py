@@ -113,12 +113,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rule", type=_rule, action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--log-every", type=int, default=100, metavar="N", help="a progress line every N games (0: none)")
     args = ap.parse_args(argv)
-    try:
-        import pyspiel  # noqa: F401
-    except ImportError:
-        from cardwar.openspiel import MISSING
+    from cardwar.openspiel import missing_open_spiel
 
-        print(f"error: {MISSING}", file=sys.stderr)
+    if missing_open_spiel():
         return 2
     try:
         hidden = [int(x) for x in args.hidden.split(",") if x.strip()]

@@ -42,11 +42,16 @@ class NetworkGuide:
         self.calls = 0
 
     def __call__(self, state: Any, legal: list[int]) -> tuple[np.ndarray, float]:
-        import torch
+        from cardwar.training.fast_inference import one_thread
 
         self.calls += 1
-        if self.steps:
-            return self._in_steps(state, legal)
+        with one_thread():  # one small forward pass: torch's threads cost 10x (7.3 against 0.67 ms CPU a call)
+            return self._in_steps(state, legal) if self.steps else self._whole_moves(state, legal)
+
+    def _whole_moves(self, state: Any, legal: list[int]) -> tuple[np.ndarray, float]:
+        """Priors over whole moves from a model whose action is a move."""
+        import torch
+
         obs = torch.as_tensor(self._encode(state, state.current_player), dtype=torch.float32).unsqueeze(0)
         mask = np.zeros((1, self.n_actions), dtype=bool)
         mask[0, legal] = True

@@ -63,6 +63,8 @@ OPTIONS: tuple[Option, ...] = (
            "heuristic on each side's view of it; slower, truer)"),
     Option("horizon", int, 0, "turns (phases) or passes (deck) a play-out runs past the present one", minimum=0,
            maximum=100),
+    Option("never_seen", bool, False, "sample the enemy figures the seat has never seen into the determinizations "
+           "(the enemy's roster guessed as its own, placed off every hex it sees); otherwise they are left out"),
 )
 
 _EDGE_NAMES = {1: "wall_low", 2: "wall_high", 3: "hedge_low", 4: "hedge_high", 5: "door_open", 6: "door_closed",
@@ -195,6 +197,50 @@ def _place_unseen(board: Board, last: int, watched: set[int], taken: set[int], t
     return ring[int(rng.choice(len(ring), p=w / w.sum()))]
 
 
+def never_seen_roster(view: SkirmishView) -> list[tuple[str, int]]:
+    """(weapon, team) of each enemy figure the seat has never seen, as it may guess them from its view: the
+    enemy's roster taken to be its own (on procedural maps it is, figure for figure: RULES.md §10, "the
+    roster ... is public"; on a hand-made map a prior), less the enemy figures in view, matched by weapon."""
+    me = view.seat
+    own = [(u.weapon, max(u.team, 0)) for u in sorted(view.units, key=lambda x: x.uid)
+           if u.side == me and not u.vehicle]
+    known = [u.weapon for u in view.units if u.side != me and not u.vehicle]
+    count = len(own) - len(known)
+    if count <= 0:
+        return []
+    left = list(known)
+    missing: list[tuple[str, int]] = []
+    spare: list[tuple[str, int]] = []
+    for weapon, team in own:
+        if weapon in left:
+            left.remove(weapon)
+        else:
+            missing.append((weapon, team))
+    for weapon, team in own:  # a seen enemy carried a weapon not on the own roster: fill from the roster
+        if len(missing) + len(spare) >= count:
+            break
+        spare.append((weapon, team))
+    return (missing + spare)[:count]
+
+
+def _place_never_seen(board: Board, view: SkirmishView, watched: set[int], taken: set[int],
+                      rng: np.random.Generator) -> int | None:
+    """A hex for an enemy the seat has never seen: any hex on the map the seat does not see now and no one
+    known stands on, weighted towards the enemies it knows of (a squad keeps together) or, knowing none, away
+    from its own men (it would have seen them otherwise). None if every hex is watched or taken."""
+    me = view.seat
+    free = [c for c in range(N_CELLS) if board.on_map(c) and c not in watched and c not in taken]
+    if not free:
+        return None
+    enemies = [u.cell for u in view.units if u.side != me and u.wounds < 3 and u.active]
+    own = [u.cell for u in view.units if u.side == me and u.active] or [0]
+    if enemies:
+        w = np.array([1.0 / (1.0 + min(board.distance(c, e) for e in enemies)) ** 1.5 for c in free])
+    else:
+        w = np.array([float(min(board.distance(c, o) for o in own)) ** 2 for c in free]) + 1e-9
+    return free[int(rng.choice(len(free), p=w / w.sum()))]
+
+
 def _deal_packs(view: SkirmishView, rules: SkirmishRules, rng: np.random.Generator) -> tuple[list[Pack], list]:
     """Both packs and the Kings: the cards not in view, shuffled (§3.1, §3.4)."""
     packs, kings = [], [list(view.kings) if s == view.seat else [] for s in (0, 1)]
@@ -224,10 +270,12 @@ def _deck_rest(s: SkirmishState, left: int, rng: np.random.Generator) -> list[tu
 
 
 def determinize(view: SkirmishView, scenario: Scenario | Board, rng: np.random.Generator,
-                memory: Memory | None = None, policy: Any = None) -> SkirmishState | None:
+                memory: Memory | None = None, policy: Any = None, never_seen: bool = False) -> SkirmishState | None:
     """A full engine state consistent with ``view`` (and the seat's own answers in ``memory``), at the
     decision in hand; None where this version cannot rebuild it (mid-move interrupts). Reads only the view.
-    ``scenario`` is the public scenario (:func:`public_scenario`) or its board."""
+    ``scenario`` is the public scenario (:func:`public_scenario`) or its board. ``never_seen``: enemy figures
+    the seat has never seen are sampled in (:func:`never_seen_roster`, placed off every hex it sees now);
+    otherwise they are left out."""
     if isinstance(scenario, Board):
         raise TypeError("determinize needs the public scenario: build it with public_scenario(observation, view)")
     me = view.seat
@@ -253,6 +301,16 @@ def determinize(view: SkirmishView, scenario: Scenario | Board, rng: np.random.G
             cell = _place_unseen(board, u.cell, watched, taken, 1, rng)
             units[index[u.uid]].cell = cell
             taken.add(cell)
+    if never_seen:
+        for weapon, team in never_seen_roster(view):
+            cell = _place_never_seen(board, view, watched, taken, rng)
+            if cell is None:
+                break
+            taken.add(cell)
+            ghost = UnitView(uid=-1, name=f"unseen {len(units)}", side=1 - me, team=team, vehicle=False, cell=cell,
+                             seen=False, stance=int(rng.integers(0, 3)), wounds=0, weapon=weapon, burning=False,
+                             active=True)
+            units.append(_unit_from_view(ghost, len(units), rng, False))
     for u in view.units:  # riders: own figures on an own vehicle's hex
         if u.side == me and not u.vehicle:
             for v in view.units:
@@ -500,7 +558,8 @@ class SkirmishSearch:
 
     def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = 0.2,
                  exploration: float = 0.8, rollout_depth: int = 150, margin: float = 0.05, plans: int = 5,
-                 paired: bool = True, horizon: int = 0, confidence: float = 1.0, rollout: str = "fast") -> None:
+                 paired: bool = True, horizon: int = 0, confidence: float = 1.0, rollout: str = "fast",
+                 never_seen: bool = False) -> None:
         self.name = "mcts"
         self.rng = np.random.default_rng(seed)
         if iterations is not None and seconds == 0.2:
@@ -508,7 +567,7 @@ class SkirmishSearch:
         self.heuristic = SkirmishHeuristic(seed=seed)
         self._rollout_heuristic = SkirmishHeuristic(seed=None if seed is None else seed + 1)
         self.margin, self.n_plans, self.paired, self.horizon = margin, plans, paired, horizon
-        self.confidence = confidence
+        self.confidence, self.never_seen = confidence, never_seen
         if rollout not in ("fast", "heuristic"):
             raise ValueError(f"mcts rollout is fast or heuristic, not {rollout!r}")
         self.policy = fast_policy if rollout == "fast" else self._heuristic_policy
@@ -606,7 +665,7 @@ class SkirmishSearch:
         """One play-out of plan ``k`` from the determinization of ``seed`` (the same units, cards and play-out
         choices for every plan: common random numbers); the value for the seat."""
         rng = np.random.default_rng(seed)
-        s = determinize(view, self._scenario, rng, self.memory, fast_policy)
+        s = determinize(view, self._scenario, rng, self.memory, fast_policy, never_seen=self.never_seen)
         if s is None:
             return 0.0
         me = view.seat
@@ -631,7 +690,7 @@ class SkirmishSearch:
     # ------------------------------------------------------------------ the search's hooks
     def _determinize(self, view: SkirmishView, rng: np.random.Generator) -> Any:
         for _ in range(3):
-            s = determinize(view, self._scenario, rng, self.memory, fast_policy)
+            s = determinize(view, self._scenario, rng, self.memory, fast_policy, never_seen=self.never_seen)
             if s is not None:
                 return PlanState(s, self._plans, rng)
         return _Stub(len(self._plans))

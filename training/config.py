@@ -112,6 +112,9 @@ class PPOSection:
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     target_kl: float | None = None
+    imitation_kl: float = 0.0
+    """Weight of a KL pull towards the warm-started (imitation) policy, added to the PPO loss
+    (:mod:`cardwar.training.kl_pull`, issue 31); 0 is plain MaskablePPO."""
 
 
 @dataclass
@@ -345,6 +348,8 @@ def _check_ppo(c: TrainConfig) -> None:
     _positive(c, "ppo.max_grad_norm")
     if h.target_kl is not None:
         _positive(c, "ppo.target_kl")
+    if h.imitation_kl < 0:
+        _fail("ppo.imitation_kl", f"{h.imitation_kl!r} must be 0 or more (a loss weight)")
 
 
 def _check_opponents(c: TrainConfig) -> None:

@@ -355,6 +355,10 @@ def _start(config: TrainConfig, run_dir: Path, progress: bool, status: RunStatus
         load_initial_weights(model, config)
     if config.imitation.games > 0:
         warm_start(model, config, run_dir, progress, status)
+    if config.ppo.imitation_kl > 0:  # before the step-0 checkpoint: a run with a checkpoint has its reference
+        from cardwar.training.kl_pull import save_reference
+
+        save_reference(model, run_dir)
     save_checkpoint(model, run_dir, snapshots=[], mix=config.mix_at(0), seconds=status.seconds())
     shutil.rmtree(run_dir / "imitation", ignore_errors=True)  # the step-0 checkpoint holds all it was for
 
@@ -461,7 +465,14 @@ def _self_play(config: TrainConfig, run_dir: Path, progress: bool, status: RunSt
                                                                  f"{found[0][1]['num_timesteps']} is kept")
     vec_env = make_vec_env(config)
     try:
-        model, state, path = _load_latest(found, vec_env, run_dir, config.device)
+        model, state, path = _load_latest(found, vec_env, run_dir, config.device, kl_pull=config.ppo.imitation_kl > 0)
+        if config.ppo.imitation_kl > 0:  # every session pulls towards the reference the warm start saved
+            from cardwar.training.kl_pull import load_reference
+
+            try:
+                model.set_kl_pull(load_reference(run_dir, model.device), config.ppo.imitation_kl)
+            except FileNotFoundError as err:
+                raise RunError(str(err)) from None
         step = model.num_timesteps
         snapshots = [str((run_dir / "snapshots" / name).resolve()) for name in state.get("snapshots", [])
                      if (run_dir / "snapshots" / name).is_file()]
@@ -539,15 +550,19 @@ def announce_budget(config: TrainConfig, run_dir: Path, step: int) -> None:
               f"{end:,} steps (budget.json)", file=sys.stderr, flush=True)
 
 
-def load_checkpoint(path: Path, vec_env: Any, run_dir: Path, device: str) -> Any:
-    """The model saved at ``path``, on ``vec_env``. A checkpoint saved with an older observation layout that its
+def load_checkpoint(path: Path, vec_env: Any, run_dir: Path, device: str, kl_pull: bool = False) -> Any:
+    """The model saved at ``path``, on ``vec_env`` (``kl_pull``: as a :class:`~cardwar.training.kl_pull.KLPullPPO`,
+    whose reference the caller sets). A checkpoint saved with an older observation layout that its
     policy still reads (``adopt_current_layout``: the skirmish's planes first, before issue 28) is built on the
     env's space instead: the same weights, its trunk reads the new layout, so the run goes on as before."""
     from sb3_contrib import MaskablePPO
 
+    from cardwar.training.kl_pull import KLPullPPO
+
+    algorithm = KLPullPPO if kl_pull else MaskablePPO
     kwargs = {"device": device, "tensorboard_log": str(run_dir / "tb")}
     try:
-        return MaskablePPO.load(path, env=vec_env, **kwargs)
+        return algorithm.load(path, env=vec_env, **kwargs)
     except ValueError as err:
         if "Observation spaces do not match" not in str(err):
             raise
@@ -555,16 +570,16 @@ def load_checkpoint(path: Path, vec_env: Any, run_dir: Path, device: str) -> Any
         adopt = getattr(policy, "adopt_current_layout", None)
         if adopt is None or not adopt() or policy.observation_space != vec_env.observation_space:
             raise
-        return MaskablePPO.load(path, env=vec_env, custom_objects={"observation_space": vec_env.observation_space},
-                                **kwargs)
+        return algorithm.load(path, env=vec_env, custom_objects={"observation_space": vec_env.observation_space},
+                              **kwargs)
 
 
 def _load_latest(found: list[tuple[Path, dict]], vec_env: Any, run_dir: Path,
-                 device: str) -> tuple[Any, dict, Path]:
+                 device: str, kl_pull: bool = False) -> tuple[Any, dict, Path]:
     """The newest checkpoint that loads (a damaged file falls back to the one before), its pool state and path."""
     for path, state in found:
         try:
-            return load_checkpoint(path, vec_env, run_dir, device), state, path
+            return load_checkpoint(path, vec_env, run_dir, device, kl_pull), state, path
         except Exception as err:  # noqa: BLE001 - any unreadable zip
             print(f"warning: checkpoint {path.name} cannot be loaded ({err}); trying the one before",
                   file=sys.stderr)

@@ -137,6 +137,10 @@ class OpponentSection:
     """Snapshots kept (oldest dropped first); a snapshot is drawn uniformly."""
     heuristic: str = "heuristic"
     """Spec of the rule-of-thumb opponent (e.g. ``heuristic:samples=16`` for a faster one)."""
+    seed_snapshots: list[str] = field(default_factory=list)
+    """Model files put in the pool as its first snapshots (expert iteration: the earlier rounds' models, so that a
+    round keeps meeting what the last ones beat). Each is copied into the run's ``snapshots/`` and dropped, like
+    any snapshot, once ``max_snapshots`` newer ones are taken. Default: none."""
 
 
 @dataclass
@@ -354,6 +358,9 @@ def _check_ppo(c: TrainConfig) -> None:
 
 def _check_opponents(c: TrainConfig) -> None:
     o = c.opponents
+    for i, path in enumerate(o.seed_snapshots):
+        if not Path(str(path)).is_file():
+            _fail(f"opponents.seed_snapshots[{i}]", f"{path!r} is not a model file")
     if not o.schedule:
         _fail("opponents.schedule", "needs at least one phase")
     for i, phase in enumerate(o.schedule):

@@ -359,8 +359,21 @@ def _start(config: TrainConfig, run_dir: Path, progress: bool, status: RunStatus
         from cardwar.training.kl_pull import save_reference
 
         save_reference(model, run_dir)
-    save_checkpoint(model, run_dir, snapshots=[], mix=config.mix_at(0), seconds=status.seconds())
+    save_checkpoint(model, run_dir, snapshots=seed_snapshots(config, run_dir), mix=config.mix_at(0),
+                    seconds=status.seconds())
     shutil.rmtree(run_dir / "imitation", ignore_errors=True)  # the step-0 checkpoint holds all it was for
+
+
+def seed_snapshots(config: TrainConfig, run_dir: Path) -> list[str]:
+    """``opponents.seed_snapshots`` copied into the run's ``snapshots/``: the pool's first members, kept (and
+    retired) with the run's own snapshots."""
+    folder, paths = run_dir / "snapshots", []
+    for i, source in enumerate(config.opponents.seed_snapshots):
+        folder.mkdir(exist_ok=True)
+        path = (folder / f"seed_{i:02d}_{Path(source).name}").resolve()
+        shutil.copyfile(source, path)
+        paths.append(str(path))
+    return paths
 
 
 def initial_model_path(config: TrainConfig) -> Path:

@@ -63,6 +63,8 @@ OPTIONS: tuple[Option, ...] = (
            "heuristic on each side's view of it; slower, truer)"),
     Option("horizon", int, 0, "turns (phases) or passes (deck) a play-out runs past the present one", minimum=0,
            maximum=100),
+    Option("workers", int, 1, "processes that play the paired search's determinizations (root parallelism: 2 "
+           "uses both cores; 1 keeps a tournament's worker to one core)", minimum=1, maximum=64),
     Option("never_seen", bool, False, "sample the enemy figures the seat has never seen into the determinizations "
            "(the enemy's roster guessed as its own, placed off every hex it sees); otherwise they are left out"),
 )
@@ -559,7 +561,7 @@ class SkirmishSearch:
     def __init__(self, seed: int | None = None, iterations: int | None = None, seconds: float | None = 0.2,
                  exploration: float = 0.8, rollout_depth: int = 150, margin: float = 0.05, plans: int = 5,
                  paired: bool = True, horizon: int = 0, confidence: float = 1.0, rollout: str = "fast",
-                 never_seen: bool = False) -> None:
+                 never_seen: bool = False, workers: int = 1) -> None:
         self.name = "mcts"
         self.rng = np.random.default_rng(seed)
         if iterations is not None and seconds == 0.2:
@@ -568,6 +570,13 @@ class SkirmishSearch:
         self._rollout_heuristic = SkirmishHeuristic(seed=None if seed is None else seed + 1)
         self.margin, self.n_plans, self.paired, self.horizon = margin, plans, paired, horizon
         self.confidence, self.never_seen = confidence, never_seen
+        self.workers = workers
+        self._rows = None
+        if workers > 1:
+            from cardwar.agents.skirmish_parallel import RowPool
+
+            self._rows = RowPool(workers, dict(rollout_depth=rollout_depth, horizon=horizon, rollout=rollout,
+                                               never_seen=never_seen))
         if rollout not in ("fast", "heuristic"):
             raise ValueError(f"mcts rollout is fast or heuristic, not {rollout!r}")
         self.policy = fast_policy if rollout == "fast" else self._heuristic_policy
@@ -644,7 +653,9 @@ class SkirmishSearch:
 
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         values: list[list[float]] = []
-        while True:
+        if self._rows is not None:
+            values = self._parallel_rows(view, n)
+        while self._rows is None:
             if self.iterations is not None and len(values) * n >= self.iterations:
                 break
             if deadline is not None and values and time.perf_counter() >= deadline:
@@ -660,6 +671,42 @@ class SkirmishSearch:
         errors = diffs.std(axis=0, ddof=1) / math.sqrt(len(values))
         best = int(np.argmax(means))
         return best if best and means[best] > self.margin and means[best] > self.confidence * errors[best] else 0
+
+    def _parallel_rows(self, view: SkirmishView, n: int) -> list[list[float]]:
+        """The paired table's rows played here and in the helper processes (:mod:`skirmish_parallel`): with
+        ``iterations`` the serial search's very rows (the same seeds, in the same order), with ``seconds`` as
+        many as every process plays before the deadline."""
+        import time
+
+        pool = self._rows
+        assert pool is not None
+        parts = pool.helpers + 1
+        if self.iterations is not None:
+            seeds = [int(self.rng.integers(2**63)) for _ in range(-(-self.iterations // n))]
+            share = -(-len(seeds) // parts)
+            chunks = [seeds[i * share:(i + 1) * share] for i in range(parts)]
+            futures = pool.submit(self._scenario, view, self.memory, self._plans, chunks[1:],
+                                  [0] * pool.helpers, None)
+            mine = [[self._play(view, k, s) for k in range(n)] for s in chunks[0]]
+        else:
+            wall = time.time() + float(self.seconds or 0)
+            end = time.perf_counter() + float(self.seconds or 0)
+            bases = [int(self.rng.integers(2**63)) for _ in range(pool.helpers)]
+            futures = pool.submit(self._scenario, view, self.memory, self._plans, None, bases, wall)
+            mine = []
+            while not mine or time.perf_counter() < end:
+                seed = int(self.rng.integers(2**63))
+                mine.append([self._play(view, k, seed) for k in range(n)])
+        rows = list(mine)
+        for f in futures:
+            rows.extend(f.result())
+        pool.mark_sent(self._scenario)
+        return rows
+
+    def close(self) -> None:
+        """The helper processes end (the arena calls this after each game; the next search starts them)."""
+        if self._rows is not None:
+            self._rows.close()
 
     def _play(self, view: SkirmishView, k: int, seed: int) -> float:
         """One play-out of plan ``k`` from the determinization of ``seed`` (the same units, cards and play-out

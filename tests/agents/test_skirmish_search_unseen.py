@@ -124,3 +124,38 @@ def test_the_option_is_taken_and_the_search_plays_legal_moves() -> None:
         a = agents[s.seat].act(obs, v)
         assert a in s.legal()
         s.apply(a)
+
+
+def test_two_workers_make_the_serial_searchs_choices() -> None:
+    """Root parallelism (``workers=2``) with a fixed iteration count plays the serial search's rows (the same
+    determinizations, split between the processes), so every decision is the serial one; ``close`` ends the
+    helper process."""
+    serial = SkirmishSearch(seed=5, iterations=30, rollout_depth=30, never_seen=True)
+    parallel = SkirmishSearch(seed=5, iterations=30, rollout_depth=30, never_seen=True, workers=2)
+    other = SkirmishHeuristic(seed=3)
+    s = new_state(generate(5, deal=2), None, 2)
+    searched = 0
+    try:
+        for _ in range(150):
+            if s.over:
+                break
+            v = s.information_view(s.seat)
+            obs = {"observation": encode_observation(v, s.scenario), "action_mask": s.mask()}
+            if s.seat == 0:
+                a = serial.act(obs, v)
+                b = parallel.act(obs, v)
+                assert a == b
+                assert serial.last_iterations == parallel.last_iterations
+                searched += serial.last_iterations > 0
+                serial.last_iterations = parallel.last_iterations = 0
+            else:
+                a = other.act(obs, v)
+            s.apply(a)
+        assert searched >= 5
+        pool = parallel._rows._pool
+        assert pool is not None
+        procs = list(pool._processes.values())
+        assert procs and all(p.is_alive() for p in procs)
+    finally:
+        parallel.close()
+    assert all(not p.is_alive() for p in procs)

@@ -59,8 +59,8 @@ OPTIONS: tuple[Option, ...] = (
            "instead of UCT over plans", ),
     Option("confidence", float, 1.0, "standard errors of the paired differences a plan must beat the heuristic's "
            "by (paired search)", minimum=0, maximum=10),
-    Option("rollout", str, "fast", "play-out policy: fast (a cheap rule on the sampled game) or heuristic (the "
-           "heuristic on each side's view of it; slower, truer)"),
+    Option("rollout", str, "fast", "play-out policy: fast (a cheap rule on the sampled game), wary (the fast rule "
+           "keeping out of enemy fire) or heuristic (the heuristic on each side's view of it; slower, truer)"),
     Option("horizon", int, 0, "turns (phases) or passes (deck) a play-out runs past the present one", minimum=0,
            maximum=100),
     Option("workers", int, 1, "processes that play the paired search's determinizations (root parallelism: 2 "
@@ -471,6 +471,81 @@ def fast_policy(s: SkirmishState, legal: list[int], rng: np.random.Generator) ->
     return legal[0] if "king" not in names or len(legal) == 1 else [a for a in legal if a != CHOICE["king"]][0]
 
 
+def _exposure(s: SkirmishState, side: int) -> Any:
+    """``cell -> threat``: the chance-weighted count of active enemy firearms that would see and reach a man
+    of ``side`` on ``cell`` (the heuristic's threat, §5.1-5.2, with a regular's Shoot 5 and the hex's own
+    cover); cached on the state for the decision in hand."""
+    from cardwar.agents.skirmish_heuristic import field_of_view, weapon_range
+
+    key = (s.tick, s.turn, len(s.events), side)
+    cache = s.__dict__.get("_exposure")
+    if cache is not None and cache[0] == key:
+        return cache[1]
+    board = s.scenario.board
+    blockers = frozenset(u.cell for u in s.units if isinstance(u, Tank) and u.on_table)
+    shooters = []
+    for e in s.units:
+        if e.side == side or not e.active or not isinstance(e, Soldier):
+            continue
+        reach = weapon_range(e.fig.weapon)
+        if reach > 0:
+            shooters.append((e.cell, reach, field_of_view(board, e.cell, blockers, s.open_doors)))
+    memo: dict[int, float] = {}
+
+    def threat(cell: int) -> float:
+        hit = memo.get(cell)
+        if hit is None:
+            cover = board.hex_cover(cell)
+            hit = sum(max(0.0, 0.5 - 0.1 * cover) for c, reach, fov in shooters
+                      if cell in fov and board.distance(c, cell) <= reach)
+            memo[cell] = hit
+        return hit
+
+    s.__dict__["_exposure"] = (key, threat)
+    return threat
+
+
+def wary_policy(s: SkirmishState, legal: list[int], rng: np.random.Generator) -> int:
+    """The fast policy with the heuristic's care for enemy fire, still cheap: a destination weighs the enemy
+    firearms that would see it (:func:`_exposure`) against progress and cover, a man under fire goes prone,
+    a man holding an objective stays, and a fire goes at the enemy in least cover."""
+    if len(legal) == 1:
+        return legal[0]
+    d = s.decision
+    u = s.units[d.unit] if d.unit is not None else None
+    step = d.step
+    if not isinstance(u, Soldier) or step not in (Step.MODE, Step.DESTINATION, Step.STANCE, Step.TARGET):
+        return fast_policy(s, legal, rng)
+    names = {CHOICE_NAME.get(a): a for a in legal if a >= N_CELLS}
+    cells = [a for a in legal if a < N_CELLS]
+    board = s.scenario.board
+    if step == Step.MODE:
+        owner = s.objective_owner.get(u.cell)
+        if "stay" in names and u.cell in (s.scenario.victory.objectives or {}) and owner == u.side:
+            return names["stay"]
+        return fast_policy(s, legal, rng)
+    if step == Step.DESTINATION and cells:
+        threat = _exposure(s, u.side)
+        dist = goal_distances(board, _goals(s, d.seat))
+        return min(cells, key=lambda c: dist[c] + 3.0 * threat(c) - 0.7 * board.hex_cover(c) + rng.random())
+    if step == Step.STANCE:
+        from cardwar.envs.skirmish.pending import declaring
+
+        declaration = declaring(s.cursor)
+        dest = declaration.partial().get("destination") if declaration is not None else None
+        cell = u.cell if dest is None else dest
+        if "prone" in names and _exposure(s, u.side)(cell) > 0:
+            return names["prone"]
+        return fast_policy(s, legal, rng)
+    if step == Step.TARGET and cells:
+        enemy = {x.cell: x for x in s.units if x.side != d.seat and x.active}
+        hits = [c for c in cells if c in enemy]
+        if hits:
+            return min(hits, key=lambda c: board.cover(c, u.cell, open_doors=s.open_doors)
+                       - 0.5 * (isinstance(enemy[c], Soldier) and enemy[c].fig.wounds > 0) + rng.random())
+    return fast_policy(s, legal, rng)
+
+
 def _has_target(s: SkirmishState, u: Soldier) -> bool:
     from cardwar.envs.skirmish.sight import can_fire_at, fire_range
 
@@ -577,9 +652,9 @@ class SkirmishSearch:
 
             self._rows = RowPool(workers, dict(rollout_depth=rollout_depth, horizon=horizon, rollout=rollout,
                                                never_seen=never_seen))
-        if rollout not in ("fast", "heuristic"):
-            raise ValueError(f"mcts rollout is fast or heuristic, not {rollout!r}")
-        self.policy = fast_policy if rollout == "fast" else self._heuristic_policy
+        if rollout not in ("fast", "wary", "heuristic"):
+            raise ValueError(f"mcts rollout is fast, wary or heuristic, not {rollout!r}")
+        self.policy = {"fast": fast_policy, "wary": wary_policy}.get(rollout, self._heuristic_policy)
         self.iterations, self.seconds, self.rollout_depth = iterations, seconds, rollout_depth
         self.memory = Memory()
         self.plan: list[int] = []

@@ -2,7 +2,8 @@
 
 :func:`determinize` builds a full engine state from the seat's view alone (RULES.md §9.2): its own units
 as they are; enemies seen now where they stand; enemies out of sight somewhere near where they were last
-seen, never on a hex the seat's men see now; enemies never seen are left out (nothing is known of them);
+seen, never on a hex the seat's men see now; enemies never seen are left out, or with ``never_seen`` sampled
+in (the enemy's roster guessed as the seat's own, less the enemies in view; placed off every hex it sees);
 the enemy's skills drawn from the regular range (§2.1), its grenades and ammunition guessed; both packs
 and the enemy's Kings dealt from the cards not in view (§3.1), the activation deck's rest shuffled (§7.2).
 The enemy's hidden declarations this turn (§9.1) are sampled by letting a fast policy declare them.
@@ -17,6 +18,11 @@ figure's movement declaration (phases ``MODE``), its combat action (``ACTION``) 
 best by the heuristic; below the root a fast policy plays each determinization on (rollout_depth
 decisions), and the leaf is scored by objectives, casualties and the men left. The heuristic's plan
 stands unless another beats it by ``margin``; the later steps of the unit follow the chosen plan.
+
+A play-out runs to the end of the turn (``horizon`` turns more), so its leaf is scored once the turn's moves
+and fire have resolved. The play-out policy is ``fast``, ``wary`` (the fast rule keeping out of enemy
+fire, :func:`wary_policy`) or the heuristic itself. ``workers=2`` plays the paired comparison's
+determinizations in two processes (:mod:`cardwar.agents.skirmish_parallel`).
 """
 
 from __future__ import annotations

@@ -82,6 +82,8 @@ HEX_MCTS_OPTIONS = mcts_options(8, (Option("margin", float, 0.05, "value margin 
 SUMMARIES = {"random": "uniform over the legal moves", "heuristic": "hand-written rules of thumb",
              "mcts": "information-set Monte Carlo tree search over determinizations of the seat's view",
              "ppo": "a MaskablePPO model trained by cardwar train",
+             "level": "an opponent at a chosen strength: level:elo=N on the game's ladder (random 0), the base bot's "
+                      "move or a random one",
              "rllib": "a policy trained by cardwar train --backend rllib: rllib:RUN (its final/) or a checkpoint"}
 
 

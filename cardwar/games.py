@@ -277,13 +277,21 @@ RLLIB_AGENT = AgentEntry("cardwar.agents.rllib_agent:make_rllib_agent", "cardwar
 """``rllib:RUN``: a policy of ``cardwar train GAME --backend rllib``, for any game (a plug-in may list it too)."""
 
 
-def _standard_agents(heuristic: str, heuristic_options: Any, search: str, search_options: Any) -> dict[str, AgentEntry]:
+def level_agent(game: str) -> AgentEntry:
+    """``level:elo=N``: an opponent at a chosen strength on ``game``'s ladder (:mod:`cardwar.agents.levels`;
+    the ``elo`` range is read from the game's calibration table, ``agents/level_tables/GAME.json``)."""
+    return AgentEntry("cardwar.agents.levels:make_level", f"cardwar.agents.levels:OPTIONS.{game}", takes_game=True)
+
+
+def _standard_agents(game: str, heuristic: str, heuristic_options: Any, search: str,
+                     search_options: Any) -> dict[str, AgentEntry]:
     return {
         "random": AgentEntry("cardwar.agents:RandomAgent", (), takes_game=True),
         "heuristic": AgentEntry(heuristic, heuristic_options),
         "mcts": AgentEntry(search, search_options),
         "ppo": AgentEntry("cardwar.agents:make_ppo", _PPO, takes_game=True),
         "rllib": RLLIB_AGENT,
+        "level": level_agent(game),
     }
 
 
@@ -313,7 +321,7 @@ register(Game(
     seat_field="seat", view_from_dict="cardwar.envs.naval.codec:view_from_message",
     encode_observation="cardwar.envs.naval.observation:encode_observation",
     prepare="cardwar.envs.naval.hands:prepare_tables", resample_hidden="cardwar.envs.naval.infostate:resample_hidden",
-    agents=_standard_agents("cardwar.agents.naval_heuristic:NavalHeuristic", "cardwar.agents:NAVAL_HEURISTIC_OPTIONS",
+    agents=_standard_agents("naval", "cardwar.agents.naval_heuristic:NavalHeuristic", "cardwar.agents:NAVAL_HEURISTIC_OPTIONS",
                             "cardwar.agents.naval_search:NavalSearch", "cardwar.agents:NAVAL_MCTS_OPTIONS"),
     page="naval", extra={"engine_bench_setup": {}, "play_style": "cardwar.envs.naval.play_style:style",
                         "move_steps": "cardwar.envs.naval.page:move_steps", "moves_per_game": 25,
@@ -337,7 +345,7 @@ register(Game(
     view_from_dict="cardwar.envs.hexwar.codec:view_from_message",
     encode_observation="cardwar.envs.hexwar.codec:encode_view",
     resample_hidden="cardwar.envs.hexwar.infostate:resample_hidden",
-    agents=_standard_agents("cardwar.agents.hexwar_heuristic:HexHeuristic", (),
+    agents=_standard_agents("hexwar", "cardwar.agents.hexwar_heuristic:HexHeuristic", (),
                             "cardwar.agents.hexwar_search:HexSearch", "cardwar.agents:HEX_MCTS_OPTIONS"),
     page="hexwar", extra={"engine_bench_setup": {"scenario": "random", "rules": {"hidden_units": True}},
                         "play_style": "cardwar.envs.hexwar.play_style:style", "rllib_network": "hex",
@@ -367,7 +375,7 @@ register(Game(
     encode_observation="cardwar.envs.skirmish.codec:encode_view",
     resample_hidden="cardwar.envs.skirmish.infostate:resample_hidden",
     prepare="cardwar.envs.skirmish.state:prepare_tables",
-    agents=_standard_agents("cardwar.agents.skirmish_heuristic:SkirmishHeuristic",
+    agents=_standard_agents("skirmish", "cardwar.agents.skirmish_heuristic:SkirmishHeuristic",
                             "cardwar.agents.skirmish_heuristic:OPTIONS",
                             "cardwar.agents.skirmish_search:SkirmishSearch", "cardwar.agents.skirmish_search:OPTIONS"),
     page="skirmish", extra={"engine_bench_setup": {"scenario": "duel"},
@@ -399,6 +407,7 @@ register(Game(
     why_illegal="cardwar.envs.tankattack.explain:why_illegal",
     decision_note="cardwar.envs.tankattack.explain:decision_note",
     agents={"random": AgentEntry("cardwar.agents:RandomAgent", (), takes_game=True), "rllib": RLLIB_AGENT,
+            "level": level_agent("tankattack"),
             "heuristic": AgentEntry("cardwar.agents.tankattack_heuristic:TankHeuristic", ()),
             "ppo": AgentEntry("cardwar.agents:make_ppo", _PPO, takes_game=True),
             "mcts": AgentEntry("cardwar.agents.tankattack_search:TankSearch", "cardwar.agents.tankattack_search:OPTIONS",

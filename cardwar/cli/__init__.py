@@ -466,6 +466,9 @@ def build_parser() -> argparse.ArgumentParser:
     from cardwar.tournament.command import add_parser as add_tournament
 
     add_tournament(sub, _number)
+    from cardwar.tournament.levels import add_parser as add_levels
+
+    add_levels(sub, _number)
     from cardwar.serve.command import add_parser as add_serve
 
     add_serve(sub, _number)

@@ -17,8 +17,9 @@ from functools import lru_cache
 from cardwar import agents, games
 from cardwar.agents.spec import AgentSpecError
 
-REFUSED_OPTIONS = frozenset({"path", "iterations", "seconds"})
-"""Options a client may not set: the server chooses the model and the thinking time."""
+REFUSED_OPTIONS = frozenset({"path", "iterations", "seconds", "base"})
+"""Options a client may not set: the server chooses the model and the thinking time (and a level's base bot:
+its calibration is for the shipped one)."""
 
 LIMITS: dict[str, float] = {"samples": 256, "rollout_depth": 64}
 """Options a client may set only up to a bound (their cost grows with the value)."""
@@ -42,6 +43,11 @@ def playable(game: str, name: str) -> bool:
         return pretrained_path(game).is_file()
     if name == "rllib":  # it plays a checkpoint named by its path, which a client may not set
         return False
+    if name == "level":  # offered as levels: only with a calibration, whose base bot plays here
+        from cardwar.agents.levels import calibration
+
+        table = calibration(game)
+        return table is not None and playable(game, table.base.split(":", 1)[0])
     return True
 
 
@@ -64,6 +70,12 @@ def bot_catalogue(game: str) -> list[dict[str, Any]]:
                 o["choices"] = ["ppo"]
                 o["help"] = "ppo: the shipped network guides the search (PUCT priors, leaf values); null: play-outs"
         info["thinks_for_move_ms"] = thinks_for_move_ms(game, name)
+        if name == "level":  # the calibrated levels (issue 31.4): send {"agent": "level", "options": {"elo": N}}
+            from cardwar.agents.levels import calibration
+
+            table = calibration(game)
+            info["levels"] = table.levels() if table is not None else []
+            info["base"] = table.base if table is not None else None
         out.append(info)
     return out
 

@@ -136,7 +136,7 @@ def test_spec_strings():
     assert check_spec("mcts:iterations=50", "hexwar") == ("mcts", {"iterations": 50, "seconds": None})
     assert check_spec("ppo:deterministic=FALSE", "naval") == ("ppo", {"deterministic": False})
     assert check_spec("heuristic:samples=64", "naval") == ("heuristic", {"samples": 64})
-    with pytest.raises(AgentSpecError, match="agents: heuristic, mcts, ppo, random"):
+    with pytest.raises(AgentSpecError, match="agents: heuristic, level, mcts, ppo, random"):
         agents.make("alphazero", "naval")
     with pytest.raises(AgentSpecError, match="does not take"):
         agents.make("heuristic:depth=3", "naval")

@@ -181,8 +181,20 @@ function fillSetup(saved) {
   ui.seat.innerHTML = info.seats.map((s, i) =>
     `<option value="${esc(s)}">${esc(seatName(game, s))}${esc(seatNote(game, s, i))}</option>`).join("");
   if (mine.seat && info.seats.includes(mine.seat)) ui.seat.value = mine.seat;
-  ui.agent.innerHTML = info.agents.map(a => `<option value="${esc(a.name)}">${esc(a.name)}</option>`).join("");
-  ui.agent.value = mine.agent && info.agents.some(a => a.name === mine.agent) ? mine.agent
+  // A calibrated "level" agent is offered as its levels (issue 31.4): "level@3" sends {agent: "level",
+  // options: {elo}}, the third level's rating on the game's ladder.
+  const bots = info.agents.filter(a => !a.levels).map(a => `<option value="${esc(a.name)}">${esc(a.name)}</option>`);
+  const leveled = info.agents.find(a => a.levels && a.levels.length);
+  if (leveled) {
+    bots.push(`<optgroup label="At a chosen strength">` + leveled.levels.map(l =>
+      `<option value="level@${l.level}">level ${l.level} of ${leveled.levels.length} (Elo ${l.elo})</option>`).join("")
+      + `</optgroup>`);
+  }
+  ui.agent.innerHTML = bots.join("");
+  const savedLevel = leveled && mine.agent === "level" && mine.options
+    ? leveled.levels.find(l => l.elo === mine.options.elo) : null;
+  ui.agent.value = savedLevel ? `level@${savedLevel.level}`
+    : mine.agent && info.agents.some(a => a.name === mine.agent && !a.levels) ? mine.agent
     : (info.agents.some(a => a.name === "heuristic") ? "heuristic" : info.agents[0].name);
   ui.moveMs.max = catalogue.limits.max_move_ms;
   ui.moveMs.value = mine.move_ms || catalogue.limits.default_move_ms;
@@ -214,11 +226,28 @@ function fillSetup(saved) {
 
 function updateAgentHelp() {
   const info = gameInfo(ui.setupForm.elements.game.value);
+  const level = chosenLevel(info);
+  if (level) {
+    const top = level.agent.levels[level.agent.levels.length - 1];
+    ui.agentHelp.textContent = `Level ${level.level.level} of ${level.agent.levels.length}: about Elo ${level.level.elo} `
+      + `on this game's ladder, where random play is 0 and the ${level.agent.base} bot ${top.elo}; `
+      + "it answers at once (the move time is not used).";
+    ui.moveMs.disabled = true;
+    return;
+  }
   const agent = info.agents.find(a => a.name === ui.agent.value);
   if (!agent) { ui.agentHelp.textContent = ""; return; }
   ui.agentHelp.textContent = cap(agent.summary) + (agent.thinks_for_move_ms
     ? "; it thinks for the move time." : "; it answers at once (the move time is not used).");
   ui.moveMs.disabled = !agent.thinks_for_move_ms;
+}
+
+function chosenLevel(info) {
+  /** The level the opponent list names ("level@3"), with its agent, or null. */
+  const m = /^level@(\d+)$/.exec(ui.agent.value);
+  const agent = m && info.agents.find(a => a.levels && a.levels.length);
+  const level = agent && agent.levels.find(l => l.level === parseInt(m[1], 10));
+  return level ? {agent, level} : null;
 }
 
 function readRules() {
@@ -245,6 +274,8 @@ function readSetup() {
   const f = ui.setupForm.elements;
   const game = f.game.value;
   const body = {game, agent: ui.agent.value, seat: ui.seat.value, rules: readRules()};
+  const level = chosenLevel(gameInfo(game));
+  if (level) { body.agent = "level"; body.options = {elo: level.level.elo}; }
   if (gameInfo(game).scenarios.length) body.scenario = ui.scenario.value;
   const ms = parseInt(ui.moveMs.value, 10);
   if (!ui.moveMs.disabled && ms > 0) body.move_ms = ms;
@@ -541,6 +572,11 @@ const PLAIN_PAGE = {
 function moduleOf(game) { return pageOf(game) || PLAIN_PAGE; }
 
 /** The setup form's words after a seat's name. */
+function botLabel(bot) {
+  /** The bot as the status line names it: a level with the rating it was asked for. */
+  return bot.agent === "level" && bot.options && bot.options.elo != null ? `level (Elo ${bot.options.elo})` : bot.agent;
+}
+
 function seatNote(game, seat, i) {
   const mod = pageOf(game);
   return mod && mod.seatNote ? mod.seatNote(seat, i) : (i === 0 ? " (moves first)" : "");
@@ -563,7 +599,7 @@ function render() {
   ui.newGame.hidden = false;
   const title = mod.title(state);
   ui.headline.innerHTML = `<b>${esc(title)}</b> <span class="muted">you: ${esc(seatName(state.game, state.you))} ` +
-    `&middot; bot: ${esc(state.bot.agent)}</span>`;
+    `&middot; bot: ${esc(botLabel(state.bot))}</span>`;
   document.title = `${title} \u2013 cardwar`;
   mod.render(ui.board);
   renderScenario();
@@ -587,7 +623,7 @@ function renderTurn() {
   if (!state) return;
   let text, cls;
   if (state.status === "over") { text = "Game over"; cls = "over"; }
-  else if (busy) { text = `The bot (${state.bot.agent}) is thinking\u2026`; cls = "waiting"; }
+  else if (busy) { text = `The bot (${botLabel(state.bot)}) is thinking\u2026`; cls = "waiting"; }
   else if (state.status === "your_turn") { text = "Your move"; cls = "yours"; }
   else { text = "Waiting for the bot\u2026"; cls = "waiting"; }
   const sub = moduleOf(state.game).turnSub(state.view);

@@ -1,0 +1,245 @@
+"""Calibrating the ``level`` agent and checking it (issue 31.4): ``cardwar levels calibrate|bench GAME``.
+
+*Calibrate*: a round robin among the game's shipped ladder's untimed entrants (``configs/tournaments/GAME.yaml``
+less its timed searches: their strength depends on the machine) and ``level:skill=p,base=BASE`` for a grid of
+``p``, on the ladder's scenarios, rated as every tournament is (Bradley-Terry Elo, ``random`` 0, bootstrap
+intervals). Each ``p``'s rating becomes a point of the table ``agents/level_tables/GAME.json`` (``p = 0`` is
+``random``, ``p = 1`` the base bot), which the ``level`` agent inverts for ``level:elo=N``; the table also keeps
+the whole ladder's ratings, the command and the date.
+
+*Bench*: requested ratings (by default the server's odd levels) enter a second round robin with the ladder's
+untimed entrants, on seeds the calibration never played; each requested rating is set beside the rating it
+measured and that rating's 95% interval, printed, and drawn (``levels.png``).
+
+Both are tournaments in a database (``--db``), so a killed run goes on where it stopped when run again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+from cardwar.tournament.config import TournamentConfig, config_from_dict, load_config
+
+SKILLS = (0.25, 0.5, 0.7, 0.85)
+"""The calibration's grid of ``skill`` between random (0) and the base bot (1)."""
+
+CALIBRATION_SEED = 7000
+BENCH_SEED = 9000
+"""Pair seeds of the two tournaments: the bench plays deals the calibration did not."""
+
+
+def _number(x: float) -> str:
+    return f"{x:g}"
+
+
+def skill_name(skill: float) -> str:
+    return f"skill_{_number(skill)}"
+
+
+def ladder_entrants(game: str) -> tuple[dict[str, str], TournamentConfig]:
+    """The shipped ladder's entrants that are not timed searches, and the ladder itself."""
+    from cardwar import agents
+
+    ladder = load_config(game)
+    untimed = {}
+    for name, spec in ladder.entrants.items():
+        agent, options = agents.check_spec(spec, game)
+        timed = options.get("seconds") is not None and any(
+            o.name == "seconds" for o in agents.REGISTRY[agent].options[game])
+        if not timed and not spec.startswith("engine:"):
+            untimed[name] = spec
+    return untimed, ladder
+
+
+def _base_name(entrants: dict[str, str], base: str) -> str:
+    for name, spec in entrants.items():
+        if spec == base:
+            return name
+    return "base"
+
+
+def calibration_config(game: str, base: str, skills: tuple[float, ...], pairs: int) -> TournamentConfig:
+    """The calibration's round robin (module docstring)."""
+    entrants, ladder = ladder_entrants(game)
+    if _base_name(entrants, base) == "base":
+        entrants["base"] = base
+    for s in skills:
+        entrants[skill_name(s)] = f"level:skill={_number(s)},base={base}"
+    return config_from_dict({"name": f"{game}-levels-calibration", "game": game, "entrants": entrants,
+                             "format": "round_robin", "pairs": pairs, "seed": CALIBRATION_SEED,
+                             "scenarios": list(ladder.scenarios), "rules": dict(ladder.rules),
+                             "time": {"move_ms": ladder.move_ms, "game_ms": ladder.game_ms}, "anchor": "random"})
+
+
+def bench_config(game: str, elos: list[float], pairs: int) -> TournamentConfig:
+    """The bench's round robin: the ladder's untimed entrants and ``level:elo=N`` for each requested ``N``."""
+    entrants, ladder = ladder_entrants(game)
+    for elo in elos:
+        entrants[f"elo_{_number(elo)}"] = f"level:elo={_number(elo)}"
+    return config_from_dict({"name": f"{game}-levels-bench", "game": game, "entrants": entrants,
+                             "format": "round_robin", "pairs": pairs, "seed": BENCH_SEED,
+                             "scenarios": list(ladder.scenarios), "rules": dict(ladder.rules),
+                             "time": {"move_ms": ladder.move_ms, "game_ms": ladder.game_ms}, "anchor": "random"})
+
+
+def _run(config: TournamentConfig, db: Path, out: Path, workers: int, quiet: bool) -> dict[str, Any]:
+    """Play (or resume) ``config`` in ``db``, write its reports to ``out``, and return ``report.json``'s data.
+
+    A changed config goes on (more ``--pairs``, a table with new levels): the games already stored that the new
+    schedule plays count, matched by content, and only the rest is played."""
+    from cardwar.tournament.command import _check_out, _play
+    from cardwar.tournament.report import build_report, to_json, write_reports
+    from cardwar.tournament.runner import current_rows
+    from cardwar.tournament.store import Store
+
+    _check_out(out)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    args = argparse.Namespace(workers=workers, backend="local", ray_address=None, allow_changed=True,
+                              reproducible_seeds=False, shared_deals=False, quiet=quiet)
+    with Store(db) as store:
+        _play(args, config, store, db, out)
+        rows = current_rows(config, store)
+    report = build_report(config, rows)
+    write_reports(report, out)
+    return to_json(report)
+
+
+def table_from_report(report: dict[str, Any], config: TournamentConfig, base: str, skills: tuple[float, ...],
+                      command: str) -> dict[str, Any]:
+    """The calibration table: a point per skill (0: random, 1: the base bot) and the whole ladder's ratings."""
+    by_name = {r["name"]: r for r in report["ratings"]}
+    base_name = _base_name(config.entrants, base)
+    points = [{"skill": 0.0, "entrant": "random", "elo": 0.0, "lower": 0.0, "upper": 0.0}]
+    for s, name in [*[(s, skill_name(s)) for s in skills], (1.0, base_name)]:
+        r = by_name[name]
+        points.append({"skill": s, "entrant": name, "elo": r["elo"], "lower": r["lower"], "upper": r["upper"]})
+    return {"game": config.game, "base": base, "scale": "Bradley-Terry Elo, random = 0 (cardwar.tournament.ratings)",
+            "points": points,
+            "ladder": [{k: r[k] for k in ("name", "spec", "elo", "lower", "upper", "games", "score")}
+                       for r in report["ratings"]],
+            "tournament": config.to_dict(), "games": report["games"], "command": command,
+            "date": dt.date.today().isoformat()}
+
+
+def calibrate(args: argparse.Namespace) -> int:
+    from cardwar.agents import check_spec
+    from cardwar.agents.levels import calibration, from_dict, table_path
+
+    old = calibration(args.game)
+    base = args.base or (old.base if old is not None else "heuristic")
+    check_spec(base, args.game)
+    if base.split(":", 1)[0] == "level":
+        raise ValueError("--base: a level cannot be the base bot")
+    skills = tuple(sorted(set(args.skills)))
+    if not all(0 < s < 1 for s in skills):
+        raise ValueError(f"--skills: each must be between 0 and 1 (0 is random, 1 the base bot), got {args.skills}")
+    config = calibration_config(args.game, base, skills, args.pairs)
+    out = Path(args.out or f"tournaments/{config.name}")
+    report = _run(config, Path(args.db or f"tournaments/{config.name}.sqlite"), out, args.workers, args.quiet)
+    command = (f"cardwar levels calibrate {args.game} --base {shlex.quote(base)} --pairs {args.pairs} "
+               f"--skills {' '.join(_number(s) for s in skills)} --workers {args.workers}")
+    table = table_from_report(report, config, base, skills, command)
+    made = from_dict(table)
+    dest = Path(args.write) if args.write else Path(str(table_path(args.game)))
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(json.dumps(table, indent=1) + "\n")
+    print(f"{args.game}: base {base}, {report['games']} games")
+    for p, elo in zip(table["points"], made.elos):
+        interval = "n/a" if p["lower"] is None else f"{p['lower']:.0f} to {p['upper']:.0f}"
+        print(f"  skill {p['skill']:<5g} measured {p['elo']:7.1f} ({interval})  table {elo:7.1f}")
+    print(f"table: {dest}; reports: {out}")
+    return 0
+
+
+def bench_rows(report: dict[str, Any], elos: list[float]) -> list[dict[str, Any]]:
+    """Requested against measured: each requested rating, the rating its level measured, the interval, and
+    whether the interval holds the request."""
+    by_name = {r["name"]: r for r in report["ratings"]}
+    rows = []
+    for elo in elos:
+        r = by_name[f"elo_{_number(elo)}"]
+        lower, upper = r["lower"], r["upper"]
+        within = lower is not None and lower <= elo <= upper
+        rows.append({"requested": elo, "measured": r["elo"], "lower": lower, "upper": upper, "within": within,
+                     "games": r["games"]})
+    return rows
+
+
+def plot_bench(rows: list[dict[str, Any]], game: str, top: float, path: Path) -> None:
+    """Requested (x) against measured (y) with the 95% intervals, beside the diagonal."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 5))
+    x = [r["requested"] for r in rows]
+    y = [r["measured"] for r in rows]
+    err = [[r["measured"] - (r["lower"] if r["lower"] is not None else r["measured"]) for r in rows],
+           [(r["upper"] if r["upper"] is not None else r["measured"]) - r["measured"] for r in rows]]
+    ax.plot([0, top], [0, top], color="grey", lw=1, ls="--", label="measured = requested")
+    ax.errorbar(x, y, yerr=err, fmt="o", capsize=4, label="measured (95% interval)")
+    ax.set_xlabel("requested Elo (level:elo=N)")
+    ax.set_ylabel("measured Elo (random = 0)")
+    ax.set_title(f"{game}: opponents at a chosen strength")
+    ax.legend(loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def bench(args: argparse.Namespace) -> int:
+    from cardwar.agents.levels import LEVELS, calibration
+
+    table = calibration(args.game)
+    if table is None:
+        raise ValueError(f"{args.game} has no calibration table: run `cardwar levels calibrate {args.game}` first")
+    elos = sorted(set(args.elo)) if args.elo else [lv["elo"] for lv in table.levels() if lv["level"] % 2]
+    for elo in elos:
+        if not 0 <= elo <= table.top:
+            raise ValueError(f"--elo {elo:g} is outside {args.game}'s range, 0 to {table.top:.0f}")
+    config = bench_config(args.game, elos, args.pairs)
+    out = Path(args.out or f"tournaments/{config.name}")
+    report = _run(config, Path(args.db or f"tournaments/{config.name}.sqlite"), out, args.workers, args.quiet)
+    rows = bench_rows(report, elos)
+    print(f"{args.game}: requested against measured Elo ({report['games']} games, {LEVELS} server levels up to "
+          f"{table.top:.0f})")
+    print("| requested | measured | 95% interval | within |\n|---:|---:|---|---|")
+    for r in rows:
+        interval = "n/a" if r["lower"] is None else f"{r['lower']:.0f} to {r['upper']:.0f}"
+        print(f"| {r['requested']:.0f} | {r['measured']:.0f} | {interval} | {'yes' if r['within'] else 'NO'} |")
+    plot_bench(rows, args.game, table.top, out / "levels.png")
+    (out / "levels.json").write_text(json.dumps({"game": args.game, "rows": rows}, indent=1) + "\n")
+    print(f"{sum(r['within'] for r in rows)} of {len(rows)} within their interval; plot: {out / 'levels.png'}")
+    return 0
+
+
+def add_parser(sub: Any, number: Any) -> None:
+    """``cardwar levels calibrate|bench GAME``."""
+    from cardwar import games
+
+    lv = sub.add_parser("levels", help="opponents at a chosen strength (level:elo=N): calibrate, bench")
+    lsub = lv.add_subparsers(dest="levels_command", required=True)
+    for name, func, help_ in (("calibrate", calibrate, "the level table of a game, by a round robin on its ladder"),
+                              ("bench", bench, "requested against measured Elo on new deals")):
+        p = lsub.add_parser(name, help=help_)
+        p.add_argument("game", choices=list(games.names()))
+        p.add_argument("--pairs", type=number(int, 1, "--pairs"), default=20, help="game pairs per pairing (20)")
+        p.add_argument("--workers", type=number(int, 1, "--workers"), default=1, help="parallel games (default 1)")
+        p.add_argument("--db", help="SQLite database (default tournaments/GAME-levels-*.sqlite)")
+        p.add_argument("--out", help="report folder (default tournaments/GAME-levels-*/)")
+        p.add_argument("--quiet", action="store_true", help="no progress bar")
+        if name == "calibrate":
+            p.add_argument("--base", help="the bot a level plays (default: the table's, else heuristic)")
+            p.add_argument("--skills", type=number(float, 0, "--skills"), nargs="+", default=list(SKILLS),
+                           help=f"the skill grid between 0 and 1 (default {' '.join(map(str, SKILLS))})")
+            p.add_argument("--write", help="where the table goes (default: the package's, agents/level_tables/)")
+        else:
+            p.add_argument("--elo", type=number(float, 0, "--elo"), nargs="+",
+                           help="requested ratings (default: the server's levels 1, 3, 5, 7)")
+        p.set_defaults(func=func)

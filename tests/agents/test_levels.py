@@ -1,0 +1,203 @@
+"""Opponents at a chosen strength (issue 31.4): ``level:elo=N`` and ``level:skill=P``.
+
+A level plays its base bot's move with probability ``skill`` and a uniformly random legal move otherwise, so at a
+decision with ``k`` legal moves it plays the base's move with probability ``skill + (1 - skill) / k``: the tests
+count that over whole games and compare it with the sum of those probabilities. The shipped tables are checked
+against the ladder they came from, and the ``elo`` to ``skill`` mapping against its own inverse.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from scipy.optimize import isotonic_regression
+
+from cardwar import agents, games
+from cardwar.agents.levels import LEVELS, Calibration, LevelAgent, calibration, from_dict, monotone
+from cardwar.agents.spec import AgentSpecError
+from cardwar.cli import main
+from cardwar.cli.match import make_env, play_agents
+
+BUILT_IN = ("naval", "hexwar", "skirmish", "tankattack")
+
+
+def _table(elos: list[float], skills: list[float] | None = None) -> Calibration:
+    skills = skills or [0.0, 0.25, 0.5, 0.75, 1.0]
+    return from_dict({"game": "hexwar", "base": "heuristic",
+                      "points": [{"skill": s, "elo": e} for s, e in zip(skills, elos)]})
+
+
+# ---------------------------------------------------------------------------- the table
+def test_a_noisy_table_is_made_monotone_by_least_squares() -> None:
+    """A tournament rated skill 0.5 above skill 0.75: both take their mean, the fit nearest the measurements."""
+    assert monotone([0.0, 100.0, 300.0, 250.0, 400.0]) == [0.0, 100.0, 275.0, 275.0, 400.0]
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        raw = np.cumsum(rng.normal(50, 80, size=6))
+        fit = monotone(raw.tolist())
+        assert np.all(np.diff(fit) >= -1e-9)
+        assert np.allclose(fit, isotonic_regression(raw).x)
+
+
+def test_the_rating_asked_for_is_the_rating_the_table_gives_the_skill_chosen() -> None:
+    table = _table([0.0, 80.0, 200.0, 200.0, 420.0])  # a flat stretch between skills 0.5 and 0.75
+    for elo in np.linspace(0.0, 420.0, 43):
+        assert table.elo_for(table.skill_for(float(elo))) == pytest.approx(float(elo), abs=1e-6)
+    assert table.skill_for(200.0) == 0.5  # the least skill that reaches it
+    assert table.skill_for(0.0) == 0.0 and table.skill_for(420.0) == 1.0
+    assert table.skill_for(40.0) == pytest.approx(0.125)  # halfway between the points (0, 0) and (0.25, 80)
+
+
+def test_a_table_must_hold_random_and_the_base_bot() -> None:
+    with pytest.raises(ValueError, match="skill=0 and skill=1"):
+        _table([0.0, 100.0], skills=[0.0, 0.5])
+
+
+def test_the_servers_levels_are_evenly_spaced_up_to_the_base_bot() -> None:
+    table = _table([0.0, 80.0, 200.0, 300.0, 480.0])
+    levels = table.levels()
+    assert [lv["level"] for lv in levels] == list(range(1, LEVELS + 1))
+    assert [lv["elo"] for lv in levels] == [60, 120, 180, 240, 300, 360, 420, 480]
+    assert levels[-1]["spec"] == "level:elo=480"
+
+
+@pytest.mark.parametrize("game", BUILT_IN)
+def test_every_game_ships_a_table_made_from_its_ladder(game: str) -> None:
+    """The shipped table: random at 0, the base bot at the top, each point the rating its entrant got in the
+    calibration tournament, whose entrants are the ladder's untimed bots; its command is given."""
+    table = calibration(game)
+    assert table is not None and table.game == game
+    raw = table.raw
+    ladder = {r["name"]: r for r in raw["ladder"]}
+    assert ladder["random"]["elo"] == 0.0
+    for point in raw["points"]:
+        assert ladder[point["entrant"]]["elo"] == point["elo"]
+    base_entrant = raw["points"][-1]["entrant"]
+    assert raw["points"][-1]["skill"] == 1.0 and ladder[base_entrant]["spec"] == table.base
+    assert table.top <= ladder[base_entrant]["elo"] + 1e-6  # the monotone fit may pull the top down, never up
+    assert list(table.elos) == sorted(table.elos) and table.elos[0] == 0.0 and table.top > 100
+    assert raw["command"].startswith(f"cardwar levels calibrate {game}")
+    assert raw["tournament"]["game"] == game and raw["games"] >= 200
+    options = {o.name: o for o in agents.REGISTRY["level"].options[game]}
+    assert options["elo"].maximum == pytest.approx(round(table.top, 1))
+
+
+# ---------------------------------------------------------------------------- the agent
+def _decisions(spec: str, game: str, scenario: str | None, games_: int, seed: int) -> tuple[int, float, float]:
+    """Whole games of ``spec`` against random: how often the level played its base's move, the expected count
+    (``sum(skill + (1 - skill) / k)``) and its variance."""
+    played, expected, variance = 0, 0.0, 0.0
+    for g in range(games_):
+        level = agents.make(spec, game, seed=seed + g)
+        assert isinstance(level, LevelAgent)
+        asked: list[int] = []
+        real_act = level.base.act
+
+        def base_act(observation, view=None, real_act=real_act, asked=asked):
+            asked.append(int(real_act(observation, view)))
+            return asked[-1]
+
+        level.base.act = base_act
+        skill = level.skill
+        seen: list[tuple[int, int, int]] = []  # (played, legal moves, the base's move)
+        real_level_act = level.act
+
+        def level_act(observation, view=None):
+            before = len(asked)
+            a = real_level_act(observation, view)
+            assert len(asked) == before + 1  # the base is asked at every decision, once
+            seen.append((a, int(np.count_nonzero(observation["action_mask"])), asked[-1]))
+            return a
+
+        level.act = level_act
+        other = agents.make("random", game, seed=10_000 + g)
+        players = (level, other) if g % 2 == 0 else (other, level)
+        play_agents(make_env(game, scenario, None), *players, seed + g)
+        for a, k, base_move in seen:
+            q = skill + (1 - skill) / k
+            played += a == base_move
+            expected += q
+            variance += q * (1 - q)
+    return played, expected, variance
+
+
+@pytest.mark.parametrize("game, scenario", [("hexwar", "random:test"), ("naval", None)])
+def test_a_level_plays_its_base_bots_move_as_often_as_its_skill_says(game: str, scenario: str | None) -> None:
+    played, expected, variance = _decisions("level:skill=0.6", game, scenario, 6, 40)
+    assert variance > 20  # enough decisions to tell
+    assert abs(played - expected) < 4 * math.sqrt(variance), (played, expected, variance)
+
+
+def test_skill_one_is_the_base_bot_and_skill_zero_is_uniform() -> None:
+    played, expected, _ = _decisions("level:skill=1", "hexwar", "random:test", 2, 7)
+    assert played == expected  # every move the base's
+    played, expected, variance = _decisions("level:skill=0", "hexwar", "random:test", 4, 7)
+    assert abs(played - expected) < 4 * math.sqrt(variance)  # the base's move only as often as chance gives it
+
+
+def test_a_rating_is_played_by_the_skill_the_table_gives() -> None:
+    table = calibration("hexwar")
+    elo = round(table.top / 2)
+    level = agents.make(f"level:elo={elo}", "hexwar", seed=1)
+    assert level.skill == pytest.approx(table.skill_for(elo)) and 0 < level.skill < 1
+    assert level.name == f"level:elo={elo}"
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("level", "give one of elo=N"),
+    ("level:elo=100,skill=0.5", "give one of elo=N"),
+    ("level:elo=-5", "must be >= 0"),
+    ("level:skill=1.5", "must be >= 0 and <= 1"),
+    ("level:skill=0.5,base=level:skill=1", "cannot itself be a level"),
+    ("level:skill=0.5,base=nobody", "unknown agent 'nobody'"),
+])
+def test_a_bad_level_is_refused_in_one_line(spec: str, message: str) -> None:
+    with pytest.raises(AgentSpecError, match=message) as err:
+        agents.make(spec, "hexwar", seed=0)
+    assert "\n" not in str(err.value)
+
+
+def test_a_rating_above_the_base_bot_is_refused_at_the_terminal(capsys: pytest.CaptureFixture) -> None:
+    top = calibration("hexwar").top
+    assert main(["match", "hexwar", f"level:elo={top + 500:.0f}", "random", "--games", "2"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "must be >= 0 and <=" in err and "Traceback" not in err
+
+
+def test_a_plug_in_game_without_a_table_has_levels_by_skill_only() -> None:
+    assert calibration("no-such-game") is None
+    entry = games.get("hexwar").agents["level"]
+    assert entry.takes_game
+
+
+# ---------------------------------------------------------------------------- the commands
+def test_calibrate_and_bench_play_their_tournaments_and_write_what_they_measured(tmp_path, capsys) -> None:
+    """One pair per pairing on the hex game (seconds): the table's points are the report's ratings, and the
+    bench prints requested against measured with each interval."""
+    table = tmp_path / "hexwar.json"
+    rc = main(["levels", "calibrate", "hexwar", "--pairs", "1", "--quiet", "--skills", "0.5",
+               "--db", str(tmp_path / "c.sqlite"), "--out", str(tmp_path / "c"), "--write", str(table)])
+    assert rc == 0
+    data = json.loads(table.read_text())
+    report = {r["name"]: r for r in json.loads((tmp_path / "c" / "report.json").read_text())["ratings"]}
+    assert [p["skill"] for p in data["points"]] == [0.0, 0.5, 1.0]
+    assert all(report[p["entrant"]]["elo"] == p["elo"] for p in data["points"])
+    assert data["base"] == "heuristic" and data["command"].startswith("cardwar levels calibrate hexwar")
+    capsys.readouterr()
+    top = calibration("hexwar").top
+    rc = main(["levels", "bench", "hexwar", "--pairs", "1", "--quiet", "--elo", f"{top / 2:.0f}",
+               "--db", str(tmp_path / "b.sqlite"), "--out", str(tmp_path / "b")])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "| requested | measured | 95% interval | within |" in out and (tmp_path / "b" / "levels.png").is_file()
+    rows = json.loads((tmp_path / "b" / "levels.json").read_text())["rows"]
+    bench_report = {r["name"]: r for r in json.loads((tmp_path / "b" / "report.json").read_text())["ratings"]}
+    assert rows[0]["measured"] == bench_report[f"elo_{top / 2:.0f}"]["elo"]
+
+
+def test_a_bench_outside_the_range_is_one_line(capsys) -> None:
+    assert main(["levels", "bench", "hexwar", "--elo", "999999"]) == 2
+    assert "outside hexwar's range" in capsys.readouterr().err

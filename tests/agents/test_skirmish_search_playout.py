@@ -90,3 +90,12 @@ def test_a_play_out_is_scored_after_the_turn_resolves() -> None:
     assert len(seen) >= 50
     for (turn, over, pending), start in zip(seen, turns):
         assert over or (turn == start + 1 and pending == 0), (turn, start, over, pending)
+
+
+def test_the_playout_check_plays_pairs_and_refuses_an_unknown_policy(capsys) -> None:
+    from cardwar.agents import skirmish_playout_check as check
+
+    assert check.main(["--policy", "nope"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    out = check.play("wary", 2, 5000)
+    assert out["wins"] + out["draws"] + out["losses"] == 2 and out["ms_a_move"] > 0

@@ -130,13 +130,13 @@ def test_two_workers_make_the_serial_searchs_choices() -> None:
     """Root parallelism (``workers=2``) with a fixed iteration count plays the serial search's rows (the same
     determinizations, split between the processes), so every decision is the serial one; ``close`` ends the
     helper process."""
-    serial = SkirmishSearch(seed=5, iterations=30, rollout_depth=30, never_seen=True)
-    parallel = SkirmishSearch(seed=5, iterations=30, rollout_depth=30, never_seen=True, workers=2)
+    serial = SkirmishSearch(seed=5, iterations=20, rollout_depth=30, never_seen=True)
+    parallel = SkirmishSearch(seed=5, iterations=20, rollout_depth=30, never_seen=True, workers=2)
     other = SkirmishHeuristic(seed=3)
     s = new_state(generate(5, deal=2), None, 2)
     searched = 0
     try:
-        for _ in range(150):
+        for _ in range(90):
             if s.over:
                 break
             v = s.information_view(s.seat)

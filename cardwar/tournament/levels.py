@@ -7,9 +7,14 @@ intervals). Each ``p``'s rating becomes a point of the table ``agents/level_tabl
 ``random``, ``p = 1`` the base bot), which the ``level`` agent inverts for ``level:elo=N``; the table also keeps
 the whole ladder's ratings, the command and the date.
 
-*Bench*: requested ratings (by default the server's odd levels) enter a second round robin with the ladder's
-untimed entrants, on seeds the calibration never played; each requested rating is set beside the rating it
-measured and that rating's 95% interval, printed, and drawn (``levels.png``).
+*Bench*: each requested rating (by default the server's odd levels) plays a gauntlet against every entrant of
+the calibration's ladder, on seeds the calibration never played, and is rated against their *fixed* shipped
+ratings (the maximum-likelihood Elo of one player against opponents of known rating, as engine rating lists
+place a new engine against rated anchors), with a bootstrap interval over its pairs. The scale is the shipped
+table's, so the check asks the question a user asks: does ``level:elo=N`` score against the ladder's bots as a
+player of N would? (A second free round robin would re-estimate the scale itself: its random anchor wins a few
+games in a hundred, and that noise stretched every rating of a game's bench by 20-25%.) Each requested rating is
+set beside the rating it measured and that rating's 95% interval, printed, and drawn (``levels.png``).
 
 Both are tournaments in a database (``--db``), so a killed run goes on where it stopped when run again.
 """
@@ -22,6 +27,8 @@ import json
 import shlex
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from cardwar.tournament.config import TournamentConfig, config_from_dict, load_config
 
@@ -76,15 +83,54 @@ def calibration_config(game: str, base: str, skills: tuple[float, ...], pairs: i
                              "time": {"move_ms": ladder.move_ms, "game_ms": ladder.game_ms}, "anchor": "random"})
 
 
-def bench_config(game: str, elos: list[float], pairs: int) -> TournamentConfig:
-    """The bench's round robin: the ladder's untimed entrants and ``level:elo=N`` for each requested ``N``."""
-    entrants, ladder = ladder_entrants(game)
-    for elo in elos:
-        entrants[f"elo_{_number(elo)}"] = f"level:elo={_number(elo)}"
-    return config_from_dict({"name": f"{game}-levels-bench", "game": game, "entrants": entrants,
-                             "format": "round_robin", "pairs": pairs, "seed": BENCH_SEED,
-                             "scenarios": list(ladder.scenarios), "rules": dict(ladder.rules),
-                             "time": {"move_ms": ladder.move_ms, "game_ms": ladder.game_ms}, "anchor": "random"})
+def bench_config(game: str, elo: float, ladder: list[dict[str, Any]], tournament: dict[str, Any],
+                 pairs: int) -> TournamentConfig:
+    """The bench of one requested rating: ``level:elo=N`` against every entrant of the calibration's ladder (a
+    gauntlet), on the calibration's scenarios and rules, from seeds the calibration did not play."""
+    hero = f"elo_{_number(elo)}"
+    entrants = {hero: f"level:elo={_number(elo)}", **{r["name"]: r["spec"] for r in ladder}}
+    return config_from_dict({"name": f"{game}-levels-bench-{_number(elo)}", "game": game, "entrants": entrants,
+                             "format": "gauntlet", "gauntlet": hero, "pairs": pairs, "seed": BENCH_SEED,
+                             "scenarios": list(tournament.get("scenarios") or ()),
+                             "rules": dict(tournament.get("rules") or {}),
+                             "time": {"move_ms": tournament.get("move_ms"), "game_ms": tournament.get("game_ms")},
+                             "anchor": "random"})
+
+
+def expected_score(diff: np.ndarray) -> np.ndarray:
+    """A player's expected score against one rated ``diff`` Elo below it (the logistic Elo curve)."""
+    return 1.0 / (1.0 + 10.0 ** (-diff / 400.0))
+
+
+def rating_against_fixed(opponent_elo: np.ndarray, pair_score: np.ndarray) -> float:
+    """The maximum-likelihood rating of a player whose pairs (two games each, ``pair_score`` 0 to 2) were played
+    against opponents of fixed ratings, with one virtual draw against each opponent (as the tournament's fit has
+    one per pairing, so that a clean sweep is finite). The score's derivative is monotone: one root."""
+    from scipy.optimize import brentq
+
+    others = np.unique(opponent_elo)
+
+    def excess(e: float) -> float:
+        games = pair_score.sum() - 2.0 * expected_score(e - opponent_elo).sum()
+        virtual = (0.5 - expected_score(e - others)).sum()
+        return float(games + virtual)
+
+    return float(brentq(excess, -5000.0, 5000.0, xtol=1e-6))
+
+
+def fixed_scale_rating(opponent_elo: np.ndarray, pair_score: np.ndarray, rounds: int = 1000,
+                       seed: int = 0) -> tuple[float, float, float]:
+    """The rating against the ladder's fixed ratings and its 95% bootstrap interval (pairs resampled within each
+    opponent, as the tournament's bootstrap resamples pairs within each pairing)."""
+    rng = np.random.default_rng(seed)
+    elo = rating_against_fixed(opponent_elo, pair_score)
+    groups = [np.flatnonzero(opponent_elo == o) for o in np.unique(opponent_elo)]
+    reps = []
+    for _ in range(rounds):
+        pick = np.concatenate([g[rng.integers(g.size, size=g.size)] for g in groups])
+        reps.append(rating_against_fixed(opponent_elo[pick], pair_score[pick]))
+    lower, upper = np.percentile(reps, [2.5, 97.5])
+    return elo, float(lower), float(upper)
 
 
 def _run(config: TournamentConfig, db: Path, out: Path, workers: int, quiet: bool) -> dict[str, Any]:
@@ -109,6 +155,25 @@ def _run(config: TournamentConfig, db: Path, out: Path, workers: int, quiet: boo
     return to_json(report)
 
 
+def shipped_models(game: str, specs: list[str]) -> dict[str, str]:
+    """The sha256 of the shipped model behind each spec that plays one (``ppo``, ``ppo:deterministic=...``): a
+    table's ratings hold only for the models it was made with (tests/agents/test_levels.py compares them)."""
+    import hashlib
+
+    from cardwar import agents
+    from cardwar.agents.ppo_agent import pretrained_path
+
+    out = {}
+    for spec in specs:
+        name, options = agents.check_spec(spec, game)
+        base = options.get("base")
+        if base is not None:
+            out.update(shipped_models(game, [base]))
+        if name == "ppo" and not options.get("path"):
+            out["ppo"] = hashlib.sha256(pretrained_path(game).read_bytes()).hexdigest()
+    return out
+
+
 def table_from_report(report: dict[str, Any], config: TournamentConfig, base: str, skills: tuple[float, ...],
                       command: str) -> dict[str, Any]:
     """The calibration table: a point per skill (0: random, 1: the base bot) and the whole ladder's ratings."""
@@ -123,6 +188,7 @@ def table_from_report(report: dict[str, Any], config: TournamentConfig, base: st
             "ladder": [{k: r[k] for k in ("name", "spec", "elo", "lower", "upper", "games", "score")}
                        for r in report["ratings"]],
             "tournament": config.to_dict(), "games": report["games"], "command": command,
+            "models": shipped_models(config.game, list(config.entrants.values())),
             "date": dt.date.today().isoformat()}
 
 
@@ -156,38 +222,49 @@ def calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def bench_rows(report: dict[str, Any], elos: list[float]) -> list[dict[str, Any]]:
-    """Requested against measured: each requested rating, the rating its level measured, the interval, and
-    whether the interval holds the request."""
-    by_name = {r["name"]: r for r in report["ratings"]}
-    rows = []
-    for elo in elos:
-        r = by_name[f"elo_{_number(elo)}"]
-        lower, upper = r["lower"], r["upper"]
-        within = lower is not None and lower <= elo <= upper
-        rows.append({"requested": elo, "measured": r["elo"], "lower": lower, "upper": upper, "within": within,
-                     "games": r["games"]})
-    return rows
+def bench_row(elo: float, games: list[Any], ladder: list[dict[str, Any]], rounds: int) -> dict[str, Any]:
+    """Requested against measured for one level: the rating its pairs against the ladder's fixed ratings give,
+    that rating's interval, and whether the interval holds the request."""
+    from cardwar.tournament.pentanomial import pair_scores
+
+    hero = f"elo_{_number(elo)}"
+    opponent_elo, pair_score = [], []
+    for r in ladder:
+        scores, _ = pair_scores(games, hero, r["name"])
+        opponent_elo += [r["elo"]] * len(scores)
+        pair_score += scores
+    measured, lower, upper = fixed_scale_rating(np.asarray(opponent_elo, float), np.asarray(pair_score, float),
+                                                rounds=rounds)
+    return {"requested": elo, "measured": round(measured, 1), "lower": round(lower, 1), "upper": round(upper, 1),
+            "within": lower <= elo <= upper, "games": 2 * len(pair_score),
+            "score": round(float(np.mean(pair_score)) / 2, 4)}
 
 
-def plot_bench(rows: list[dict[str, Any]], game: str, top: float, path: Path) -> None:
-    """Requested (x) against measured (y) with the 95% intervals, beside the diagonal."""
+def plot_bench(rows: list[dict[str, Any]], game: str, table: Any, path: Path) -> None:
+    """Requested (x) against measured (y) with the 95% intervals, beside the diagonal; the ladder's bots marked at
+    their ratings on the right."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(5, 5))
+    top = table.top
+    fig, ax = plt.subplots(figsize=(5.5, 5))
     x = [r["requested"] for r in rows]
     y = [r["measured"] for r in rows]
-    err = [[r["measured"] - (r["lower"] if r["lower"] is not None else r["measured"]) for r in rows],
-           [(r["upper"] if r["upper"] is not None else r["measured"]) - r["measured"] for r in rows]]
+    err = [[r["measured"] - r["lower"] for r in rows], [r["upper"] - r["measured"] for r in rows]]
     ax.plot([0, top], [0, top], color="grey", lw=1, ls="--", label="measured = requested")
-    ax.errorbar(x, y, yerr=err, fmt="o", capsize=4, label="measured (95% interval)")
+    ax.errorbar(x, y, yerr=err, fmt="o", capsize=4, label="measured on new deals (95% interval)")
+    for r in table.raw["ladder"]:
+        if not str(r["spec"]).startswith("level:"):
+            ax.axhline(r["elo"], color="tab:orange", lw=0.6, alpha=0.6)
+            ax.annotate(r["name"], (top * 1.02, r["elo"]), fontsize=8, va="center", color="tab:orange",
+                        annotation_clip=False)
+    ax.set_xlim(-10, top * 1.02)
     ax.set_xlabel("requested Elo (level:elo=N)")
-    ax.set_ylabel("measured Elo (random = 0)")
+    ax.set_ylabel("measured Elo on the shipped ladder (random = 0)")
     ax.set_title(f"{game}: opponents at a chosen strength")
-    ax.legend(loc="upper left")
+    ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -195,6 +272,9 @@ def plot_bench(rows: list[dict[str, Any]], game: str, top: float, path: Path) ->
 
 def bench(args: argparse.Namespace) -> int:
     from cardwar.agents.levels import LEVELS, calibration
+    from cardwar.tournament.report import results_of
+    from cardwar.tournament.runner import current_rows
+    from cardwar.tournament.store import Store
 
     table = calibration(args.game)
     if table is None:
@@ -203,18 +283,25 @@ def bench(args: argparse.Namespace) -> int:
     for elo in elos:
         if not 0 <= elo <= table.top:
             raise ValueError(f"--elo {elo:g} is outside {args.game}'s range, 0 to {table.top:.0f}")
-    config = bench_config(args.game, elos, args.pairs)
-    out = Path(args.out or f"tournaments/{config.name}")
-    report = _run(config, Path(args.db or f"tournaments/{config.name}.sqlite"), out, args.workers, args.quiet)
-    rows = bench_rows(report, elos)
-    print(f"{args.game}: requested against measured Elo ({report['games']} games, {LEVELS} server levels up to "
-          f"{table.top:.0f})")
-    print("| requested | measured | 95% interval | within |\n|---:|---:|---|---|")
+    ladder, tournament = table.raw["ladder"], table.raw["tournament"]
+    out = Path(args.out or f"tournaments/{args.game}-levels-bench")
+    db = Path(args.db or f"tournaments/{args.game}-levels-bench.sqlite")
+    rows = []
+    for elo in elos:
+        config = bench_config(args.game, elo, ladder, tournament, args.pairs)
+        _run(config, db, out / f"elo_{_number(elo)}", args.workers, args.quiet)
+        with Store(db, readonly=True) as store:
+            games = results_of(current_rows(config, store), config)
+        rows.append(bench_row(elo, games, ladder, args.rounds))
+    print(f"{args.game}: requested against measured Elo on the shipped ladder's fixed ratings ({LEVELS} server "
+          f"levels up to {table.top:.0f}; each level {rows[0]['games']} games against its {len(ladder)} entrants)")
+    print("| requested | measured | 95% interval | score | within |\n|---:|---:|---|---:|---|")
     for r in rows:
-        interval = "n/a" if r["lower"] is None else f"{r['lower']:.0f} to {r['upper']:.0f}"
-        print(f"| {r['requested']:.0f} | {r['measured']:.0f} | {interval} | {'yes' if r['within'] else 'NO'} |")
-    plot_bench(rows, args.game, table.top, out / "levels.png")
-    (out / "levels.json").write_text(json.dumps({"game": args.game, "rows": rows}, indent=1) + "\n")
+        print(f"| {r['requested']:.0f} | {r['measured']:.0f} | {r['lower']:.0f} to {r['upper']:.0f} | "
+              f"{r['score']:.3f} | {'yes' if r['within'] else 'NO'} |")
+    out.mkdir(parents=True, exist_ok=True)
+    plot_bench(rows, args.game, table, out / "levels.png")
+    (out / "levels.json").write_text(json.dumps({"game": args.game, "rows": rows, "ladder": ladder}, indent=1) + "\n")
     print(f"{sum(r['within'] for r in rows)} of {len(rows)} within their interval; plot: {out / 'levels.png'}")
     return 0
 
@@ -242,4 +329,6 @@ def add_parser(sub: Any, number: Any) -> None:
         else:
             p.add_argument("--elo", type=number(float, 0, "--elo"), nargs="+",
                            help="requested ratings (default: the server's levels 1, 3, 5, 7)")
+            p.add_argument("--rounds", type=number(int, 10, "--rounds"), default=1000,
+                           help="bootstrap resamples of each interval (1000)")
         p.set_defaults(func=func)

@@ -13,13 +13,14 @@ import math
 
 import numpy as np
 import pytest
-from scipy.optimize import isotonic_regression
+from scipy.optimize import isotonic_regression, minimize_scalar
 
 from cardwar import agents, games
 from cardwar.agents.levels import LEVELS, Calibration, LevelAgent, calibration, from_dict, monotone
 from cardwar.agents.spec import AgentSpecError
 from cardwar.cli import main
 from cardwar.cli.match import make_env, play_agents
+from cardwar.tournament.levels import fixed_scale_rating, rating_against_fixed, shipped_models
 
 BUILT_IN = ("naval", "hexwar", "skirmish", "tankattack")
 
@@ -81,6 +82,9 @@ def test_every_game_ships_a_table_made_from_its_ladder(game: str) -> None:
     assert list(table.elos) == sorted(table.elos) and table.elos[0] == 0.0 and table.top > 100
     assert raw["command"].startswith(f"cardwar levels calibrate {game}")
     assert raw["tournament"]["game"] == game and raw["games"] >= 200
+    made_with = shipped_models(game, list(raw["tournament"]["entrants"].values()))
+    assert raw["models"] == made_with, (f"the {game} table was made with other models than the shipped ones: "
+                                        f"run `{raw['command']}` again")
     options = {o.name: o for o in agents.REGISTRY["level"].options[game]}
     assert options["elo"].maximum == pytest.approx(round(table.top, 1))
 
@@ -187,15 +191,48 @@ def test_calibrate_and_bench_play_their_tournaments_and_write_what_they_measured
     assert all(report[p["entrant"]]["elo"] == p["elo"] for p in data["points"])
     assert data["base"] == "heuristic" and data["command"].startswith("cardwar levels calibrate hexwar")
     capsys.readouterr()
-    top = calibration("hexwar").top
-    rc = main(["levels", "bench", "hexwar", "--pairs", "1", "--quiet", "--elo", f"{top / 2:.0f}",
+    table_now = calibration("hexwar")
+    elo = round(table_now.top / 2)
+    rc = main(["levels", "bench", "hexwar", "--pairs", "1", "--quiet", "--elo", str(elo), "--rounds", "50",
                "--db", str(tmp_path / "b.sqlite"), "--out", str(tmp_path / "b")])
     assert rc == 0
     out = capsys.readouterr().out
-    assert "| requested | measured | 95% interval | within |" in out and (tmp_path / "b" / "levels.png").is_file()
-    rows = json.loads((tmp_path / "b" / "levels.json").read_text())["rows"]
-    bench_report = {r["name"]: r for r in json.loads((tmp_path / "b" / "report.json").read_text())["ratings"]}
-    assert rows[0]["measured"] == bench_report[f"elo_{top / 2:.0f}"]["elo"]
+    assert "| requested | measured | 95% interval | score | within |" in out and (tmp_path / "b" / "levels.png").is_file()
+    (row,) = json.loads((tmp_path / "b" / "levels.json").read_text())["rows"]
+    ladder = table_now.raw["ladder"]
+    assert row["requested"] == elo and row["games"] == 2 * len(ladder)  # one pair against each ladder entrant
+    # the rating against the ladder's fixed ratings, computed again from the gauntlet's crosstable: the maximum of
+    # the logistic likelihood with one virtual draw against each opponent
+    crosstable = json.loads((tmp_path / "b" / f"elo_{elo}" / "report.json").read_text())["crosstable"]
+    names, points, played = crosstable["names"], np.array(crosstable["points"]), np.array(crosstable["games"])
+    hero = names.index(f"elo_{elo}")
+    rated = {r["name"]: r["elo"] for r in ladder}
+
+    def minus_log_likelihood(e: float) -> float:
+        total = 0.0
+        for j, name in enumerate(names):
+            if j == hero:
+                continue
+            p = 1 / (1 + 10 ** (-(e - rated[name]) / 400))
+            won = points[hero, j] + 0.5
+            total -= won * math.log(p) + (played[hero, j] + 1 - won) * math.log(1 - p)
+        return total
+
+    best = minimize_scalar(minus_log_likelihood, bounds=(-3000, 3000), method="bounded", options={"xatol": 1e-4})
+    assert row["measured"] == pytest.approx(best.x, abs=0.1)
+    assert row["lower"] <= row["measured"] <= row["upper"]
+
+
+def test_the_fixed_scale_rating_of_a_player_who_scores_as_expected_is_its_own() -> None:
+    """Pairs that score exactly what a 250 player expects against 0, 200 and 400 (and one virtual draw each, which
+    a 250 player against these three also expects to score about even on) give back about 250."""
+    opponents = np.array([0.0, 200.0, 400.0])
+    expected = 1 / (1 + 10 ** (-(250 - opponents) / 400))
+    elo = rating_against_fixed(np.repeat(opponents, 1000), np.repeat(2 * expected, 1000))
+    assert elo == pytest.approx(250, abs=1.0)
+    scores = np.random.default_rng(1).choice([0.0, 0.5, 1.0, 1.5, 2.0], size=90)  # pairs that differ: a spread
+    mid, low, high = fixed_scale_rating(np.repeat(opponents, 30), scores, rounds=200)
+    assert low < mid < high and mid == rating_against_fixed(np.repeat(opponents, 30), scores)
 
 
 def test_a_bench_outside_the_range_is_one_line(capsys) -> None:

@@ -21,8 +21,9 @@ REFUSED_OPTIONS = frozenset({"path", "iterations", "seconds", "base"})
 """Options a client may not set: the server chooses the model and the thinking time (and a level's base bot:
 its calibration is for the shipped one)."""
 
-LIMITS: dict[str, float] = {"samples": 256, "rollout_depth": 64}
-"""Options a client may set only up to a bound (their cost grows with the value)."""
+LIMITS: dict[str, float] = {"samples": 256, "rollout_depth": 64, "workers": 1}
+"""Options a client may set only up to a bound (their cost grows with the value; ``workers``: the skirmish
+search's helper processes, none on a server)."""
 
 
 @lru_cache(maxsize=64)

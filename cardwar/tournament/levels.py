@@ -258,9 +258,8 @@ def plot_bench(rows: list[dict[str, Any]], game: str, table: Any, path: Path) ->
     for r in table.raw["ladder"]:
         if not str(r["spec"]).startswith("level:"):
             ax.axhline(r["elo"], color="tab:orange", lw=0.6, alpha=0.6)
-            ax.annotate(r["name"], (top * 1.02, r["elo"]), fontsize=8, va="center", color="tab:orange",
-                        annotation_clip=False)
-    ax.set_xlim(-10, top * 1.02)
+            ax.annotate(r["name"], (top, r["elo"]), fontsize=8, ha="right", va="bottom", color="tab:orange")
+    ax.set_xlim(-10, top * 1.03)
     ax.set_xlabel("requested Elo (level:elo=N)")
     ax.set_ylabel("measured Elo on the shipped ladder (random = 0)")
     ax.set_title(f"{game}: opponents at a chosen strength")

@@ -240,6 +240,40 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
     ("python -m cardwar.openspiel.alphazero tankattack --scenario trench_raid --out az_trench_raid --eval-only "
      "--eval-games 20 --checkpoint 0",
      SKIP + "a run of the command above; tests/openspiel/test_alphazero.py plays its network", None),
+    ("python -m cardwar.training.imitation_check hexwar --set policy.distance_fields=true --set imitation.epochs=2 "
+     "--dagger 3 --eval-games 100 --workers 2 --out runs/imitation/hex_fields",
+     SKIP + "the imitation check above with more DAgger rounds (it runs above with --dagger 1)", None),
+    ("cardwar train hexwar --config hexwar --set init=runs/imitation/hex_fields/imitated_3.zip --set imitation.games=0 "
+     "--export agents/pretrained/hexwar_ppo.zip",
+     SKIP + "starts from the imitation check's model; `cardwar train hexwar --config hexwar` runs above", None),
+    ("cardwar match hexwar ppo:runs/hexwar__ppo__0__20261127-203013/final.zip heuristic --games 200 --seed 50000 --scenario random:test --workers 2",
+     SKIP + "a run folder of the training docs/training.md describes; the shipped ppo plays above", None),
+    ("cardwar match hexwar ppo:runs/hexwar__ppo__0__20261127-203013/final.zip heuristic --games 50 --seed 50000 --scenario river_crossing --workers 2",
+     SKIP + "a run folder of the training docs/training.md describes; the shipped ppo plays above", None),
+    ("cardwar match hexwar ppo:runs/hexwar__ppo__0__20261127-203013/final.zip ppo:agents/pretrained/hexwar_ppo.zip --games 200 --seed 50000 "
+     "--scenario random:test --workers 2", SKIP + "a run folder of the training docs/training.md describes; the shipped ppo plays above", None),
+    ("cardwar match hexwar ppo:runs/hexwar__ppo__0__20261127-203013/final.zip random --games 1000 --seed 50000 --scenario random:test --workers 2",
+     SKIP + "a run folder of the training docs/training.md describes; the shipped ppo plays above", None),
+    ("cardwar match hexwar ppo:runs/imitation/hex_fields/imitated_3.zip heuristic --games 200 --seed 50000 "
+     "--scenario random:test --workers 2 --secret 50b1e3db9f39ef15ec01df8746de8ddc", SKIP + "a run folder of the training docs/training.md describes; the shipped ppo plays above", None),
+    ("cardwar levels calibrate hexwar --base heuristic --pairs 40 --skills 0.25 0.5 0.7 0.85 --workers 1",
+     "cardwar levels calibrate hexwar --base heuristic --pairs 1 --skills 0.5 --workers 1 --quiet "
+     "--write hexwar_levels.json", None),  # --write: not over the installed package's table
+    ("cardwar levels calibrate naval --base ppo --pairs 100 --skills 0.25 0.5 0.7 0.85 --workers 1",
+     SKIP + "hexwar's command above, on another game (minutes)", None),
+    ("cardwar levels calibrate skirmish --base heuristic --pairs 12 --skills 0.25 0.5 0.7 0.85 --workers 1",
+     SKIP + "hexwar's command above, on another game (minutes)", None),
+    ("cardwar levels calibrate tankattack --base heuristic --pairs 20 --skills 0.25 0.5 0.6 0.7 0.85 --workers 1",
+     SKIP + "hexwar's command above, on another game (minutes)", None),
+    ("cardwar levels bench hexwar --pairs 40", "cardwar levels bench hexwar --pairs 1 --elo 100 --rounds 20 --quiet",
+     None),
+    ("cardwar levels bench naval --pairs 25", "cardwar levels bench naval --pairs 1 --elo 100 --rounds 20 --quiet",
+     None),
+    ("cardwar levels bench skirmish --pairs 8", SKIP + "hexwar's and naval's above, on another game (minutes)", None),
+    ("cardwar levels bench tankattack --pairs 8", SKIP + "hexwar's and naval's above, on another game (minutes)",
+     None),
+    ("cardwar match hexwar level:elo=300 random --scenario random:test --games 100",
+     "cardwar match hexwar level:elo=300 random --scenario random:test --games 2", None),
     ("cardwar train naval --config naval --export agents/pretrained/rounds/naval_round0.zip",
      f"cardwar train naval --config naval --export agents/pretrained/rounds/naval_round0.zip {TINY_TRAIN}", None),
     ("cardwar match naval ppo:runs/naval__ppo__0__.../final.zip heuristic --games 200 --workers 2",

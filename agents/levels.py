@@ -53,7 +53,9 @@ class Calibration:
 
     def skill_for(self, elo: float) -> float:
         """The ``skill`` whose interpolated rating is ``elo`` (the least such skill on a flat stretch)."""
-        if not 0.0 <= elo <= self.top + 1e-9:
+        if 0.0 <= elo - self.top <= 0.05:  # the option's bound is the top rounded to 0.1: that is the top
+            elo = self.top
+        if not 0.0 <= elo <= self.top:
             raise AgentSpecError(f"level option elo={elo:g}: must be >= 0 and <= {self.top:.0f} for {self.game} "
                                  f"(0 is random, {self.top:.0f} its {self.base})")
         elos, skills = np.asarray(self.elos), np.asarray(self.skills)

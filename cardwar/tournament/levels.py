@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import shlex
 from pathlib import Path
 from typing import Any
@@ -213,7 +214,9 @@ def calibrate(args: argparse.Namespace) -> int:
     made = from_dict(table)
     dest = Path(args.write) if args.write else Path(str(table_path(args.game)))
     dest.parent.mkdir(parents=True, exist_ok=True)
-    dest.write_text(json.dumps(table, indent=1) + "\n")
+    partial = dest.with_name(dest.name + ".partial")
+    partial.write_text(json.dumps(table, indent=1) + "\n")
+    os.replace(partial, dest)  # a kill while writing leaves the old table whole, never one cut short
     print(f"{args.game}: base {base}, {report['games']} games")
     for p, elo in zip(table["points"], made.elos):
         interval = "n/a" if p["lower"] is None else f"{p['lower']:.0f} to {p['upper']:.0f}"

@@ -30,7 +30,7 @@ from cardwar import agents, games
 from cardwar.agents.spec import AgentSpecError
 from cardwar.players import make_player
 from cardwar.arena.game import ask
-from cardwar.arena.padding import hidden_budget
+from cardwar.arena.padding import hidden_budget, precise_sleep
 from cardwar.arena.table import Table, is_legal
 from cardwar.record import GameRecord, RecordError, make_env
 from cardwar.serve.bots import bot_spec, thinks_for_move_ms
@@ -220,7 +220,7 @@ class SessionManager:
         self._reproducible = bool(settings.extra.get("reproducible_seeds"))
         self.clock: Callable[[], float] = time.perf_counter
         """The clock the hidden steps are timed by, and how the server waits out their budget (a test's fakes)."""
-        self.sleep: Callable[[float], None] = time.sleep
+        self.sleep: Callable[[float], None] = precise_sleep
         for name in games.names():  # now, once: e.g. naval's hand tables, not on the first battle's clock (0.4 s)
             games.get(name).warm()   # nor built by two requests at once
             _preload_model(name)     # and the trained model it offers, not inside the first request (issue 28)

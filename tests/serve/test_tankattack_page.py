@@ -169,9 +169,12 @@ def test_tankattack_game_played_by_clicks_to_its_end(server: ServerProcess, brow
         assert "Breakthrough" in info and "Break point" in info and "Turn limit" in info
         rng = random.Random(21 if seat == "defender" else 4)
         moves = play_game(page, server, rng, shot=ARTIFACTS / f"serve-tankattack-{seat}.png")
-        assert moves > 5
         assert_result_shown(server, page)
-        result = api_state(server, page)["result"]
+        final = api_state(server, page)
+        # every click was one move of this seat in the game's own log (a deal can be short: a random attacker
+        # against the heuristic made 5 decisions in 1 of 300 trench raids, so no floor on the count)
+        assert moves >= 1 and final["log_seats"].count(seat) == moves, (moves, final["log_seats"])
+        result = final["result"]
         assert result["detail"]["reason"] in page.locator("#result .result-why").inner_text().lower()
 
 

@@ -203,6 +203,10 @@ def check_spec(spec: str, game: str) -> tuple[str, dict[str, Any]]:
         from cardwar.agents.rllib_agent import check_options
 
         check_options(options, game)  # a checkpoint of this game is named (no model loaded, no Ray imported)
+    if name == "level":
+        from cardwar.agents.levels import check_options as check_level
+
+        check_level(options, game)  # one of elo and skill, a base of this game, elo only with the table's base
     return name, options
 
 

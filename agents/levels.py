@@ -20,6 +20,7 @@ The scale is the shipped ladder's: Bradley-Terry Elo with ``random`` at 0 (:mod:
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -34,6 +35,10 @@ DEFAULT_BASE = "heuristic"
 
 LEVELS = 8
 """How many levels the server offers (level 1 the weakest above random, level 8 the base bot)."""
+
+
+class LevelTableError(ValueError):
+    """A shipped calibration table that cannot be read (cut short, edited by hand): one line naming the file."""
 
 
 @dataclass(frozen=True)
@@ -51,13 +56,21 @@ class Calibration:
         """The strongest rating a level reaches: the base bot's."""
         return self.elos[-1]
 
+    @property
+    def bound(self) -> int:
+        """The largest ``elo`` one may ask for: the top rounded up to a whole number (which plays the base bot),
+        so that every level :meth:`levels` lists, the top rounded, is within it. One bound for the option, this
+        class and the server."""
+        return math.ceil(self.top)
+
     def skill_for(self, elo: float) -> float:
-        """The ``skill`` whose interpolated rating is ``elo`` (the least such skill on a flat stretch)."""
-        if 0.0 <= elo - self.top <= 0.05:  # the option's bound is the top rounded to 0.1: that is the top
-            elo = self.top
-        if not 0.0 <= elo <= self.top:
-            raise AgentSpecError(f"level option elo={elo:g}: must be >= 0 and <= {self.top:.0f} for {self.game} "
-                                 f"(0 is random, {self.top:.0f} its {self.base})")
+        """The ``skill`` whose interpolated rating is ``elo`` (the least such skill on a flat stretch); from the
+        top to :attr:`bound`, the base bot (skill 1)."""
+        if not 0.0 <= elo <= self.bound:
+            raise AgentSpecError(f"level option elo={elo:g}: must be >= 0 and <= {self.bound} for {self.game} "
+                                 f"(0 is random, {self.bound} its {self.base})")
+        if elo > self.top:  # up to the bound: the base bot itself
+            return 1.0
         elos, skills = np.asarray(self.elos), np.asarray(self.skills)
         k = int(np.searchsorted(elos, elo, side="left"))
         if k == 0:
@@ -72,17 +85,24 @@ class Calibration:
         return float(np.interp(skill, self.skills, self.elos))
 
     def levels(self) -> list[dict[str, Any]]:
-        """The server's levels: ``LEVELS`` ratings evenly spaced from ``top / LEVELS`` to ``top``."""
-        return [{"level": k, "elo": round(self.top * k / LEVELS), "spec": f"level:elo={round(self.top * k / LEVELS)}"}
-                for k in range(1, LEVELS + 1)]
+        """The server's levels: ``LEVELS`` ratings evenly spaced from ``top / LEVELS`` to ``top``, rounded; the
+        last is :attr:`bound`, which plays the base bot itself."""
+        elos = [round(self.top * k / LEVELS) for k in range(1, LEVELS)] + [self.bound]
+        return [{"level": k, "elo": elo, "spec": f"level:elo={elo}"} for k, elo in enumerate(elos, 1)]
 
 
 def monotone(elos: list[float]) -> list[float]:
-    """The least-squares non-decreasing fit of ``elos`` (ordered by skill): a tournament's noise may rate a higher
-    skill a little lower, and the mapping must stay invertible (scipy's pool-adjacent-violators)."""
+    """The least-squares non-decreasing fit of ``elos`` (ordered by skill, the first ``random``'s, the scale's
+    zero): a tournament's noise may rate a higher skill a little lower, and the mapping must stay invertible
+    (scipy's pool-adjacent-violators). The first point is the anchor and stays where it is: a point measured
+    below it is raised to it, and no other point moves because of it."""
     from scipy.optimize import isotonic_regression
 
-    return [float(x) for x in isotonic_regression(np.asarray(elos, dtype=float)).x]
+    y = np.asarray(elos, dtype=float)
+    if y.size < 2:
+        return [float(x) for x in y]
+    rest = np.maximum(isotonic_regression(y[1:]).x, y[0])
+    return [float(y[0]), *(float(x) for x in rest)]
 
 
 def table_path(game: str) -> Any:
@@ -92,11 +112,15 @@ def table_path(game: str) -> Any:
 
 @lru_cache(maxsize=None)
 def calibration(game: str) -> Calibration | None:
-    """``game``'s shipped calibration, or None if it has none."""
+    """``game``'s shipped calibration, or None if it has none; :class:`LevelTableError` if it cannot be read."""
     path = table_path(game)
     if not path.is_file():
         return None
-    return from_dict(json.loads(path.read_text()))
+    try:
+        return from_dict(json.loads(path.read_text()))
+    except (ValueError, KeyError, TypeError) as err:
+        raise LevelTableError(f"{path}: not a readable level table ({type(err).__name__}: {err}); make it again "
+                              f"with `cardwar levels calibrate {game} --base BOT`") from None
 
 
 def from_dict(data: dict[str, Any]) -> Calibration:
@@ -117,10 +141,9 @@ class _Options:
         if game.startswith("__"):
             raise AttributeError(game)
         table = calibration(game)
-        top = table.top if table is not None else 0.0
         return (
             Option("elo", float, None, "the strength asked for, on the game's ladder (random 0; the top is the "
-                   "base bot's)", minimum=0, maximum=round(top, 1), nullable=True),
+                   "base bot's)", minimum=0, maximum=table.bound if table is not None else None, nullable=True),
             Option("skill", float, None, "instead of elo: the share of decisions the base bot makes (the rest are "
                    "random); what the calibration measures", minimum=0, maximum=1, nullable=True),
             Option("base", str, None, "with skill: the bot whose moves are played (default: the calibration's, "
@@ -131,6 +154,31 @@ class _Options:
 OPTIONS = _Options()
 
 
+def check_options(options: dict[str, Any], game: str) -> str:
+    """The level's cross-option rules, checked without building anything (``check_spec`` calls it, so a bad
+    level spec is one line before a game starts); the base bot's spec it will play."""
+    from cardwar import agents
+
+    elo, skill, base = options.get("elo"), options.get("skill"), options.get("base")
+    if (elo is None) == (skill is None):
+        raise AgentSpecError("level: give one of elo=N (a rating on the game's ladder) or skill=P (0 to 1)")
+    table = calibration(game)
+    if elo is not None and table is None:
+        raise AgentSpecError(f"level: {game} has no calibration; give skill=P, or run "
+                             f"`cardwar levels calibrate {game}`")
+    if base is None:
+        return table.base if table is not None else DEFAULT_BASE
+    if elo is not None and base != table.base:
+        raise AgentSpecError(f"level: elo is calibrated with base={table.base}; give skill=P with another base")
+    if base.split(":", 1)[0].strip() == "level":
+        raise AgentSpecError("level: the base bot cannot itself be a level")
+    try:
+        agents.check_spec(base, game)
+    except AgentSpecError as err:
+        raise AgentSpecError(f"level: base={base}: {err}") from None
+    return base
+
+
 class LevelAgent:
     """Plays the base bot's move with probability ``skill``, else a random legal move (module docstring)."""
 
@@ -138,20 +186,9 @@ class LevelAgent:
                  skill: float | None = None, base: str | None = None) -> None:
         from cardwar import agents
 
-        table = calibration(game)
-        if (elo is None) == (skill is None):
-            raise AgentSpecError("level: give one of elo=N (a rating on the game's ladder) or skill=P (0 to 1)")
+        base = check_options({"elo": elo, "skill": skill, "base": base}, game)
         if elo is not None:
-            if table is None:
-                raise AgentSpecError(f"level: {game} has no calibration; give skill=P, or run "
-                                     f"`cardwar levels calibrate {game}`")
-            skill = table.skill_for(float(elo))
-        if base is None:
-            base = table.base if table is not None else DEFAULT_BASE
-        elif elo is not None and table is not None and base != table.base:
-            raise AgentSpecError(f"level: elo is calibrated with base={table.base}; give skill=P with another base")
-        if base.split(":", 1)[0].strip() == "level":
-            raise AgentSpecError("level: the base bot cannot itself be a level")
+            skill = calibration(game).skill_for(float(elo))
         rng = np.random.default_rng(seed)
         self.game, self.skill, self.elo = game, float(skill), elo
         self.base = agents.make(base, game, seed=int(rng.integers(2**31)))
@@ -160,10 +197,9 @@ class LevelAgent:
 
     def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
         move = self.base.act(observation, view)  # always asked: its plans follow the game, its time is spent
-        if self.rng.random() < self.skill:
-            return int(move)
         legal = np.flatnonzero(observation["action_mask"])
-        return int(legal[self.rng.integers(legal.size)])
+        pick = int(legal[self.rng.integers(legal.size)])  # drawn whichever is played: the same work, either way
+        return int(move) if self.rng.random() < self.skill else pick
 
     def prepare(self, observation: dict[str, np.ndarray], view: Any = None) -> None:
         ready = getattr(self.base, "prepare", None)

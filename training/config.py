@@ -354,6 +354,9 @@ def _check_ppo(c: TrainConfig) -> None:
         _positive(c, "ppo.target_kl")
     if h.imitation_kl < 0:
         _fail("ppo.imitation_kl", f"{h.imitation_kl!r} must be 0 or more (a loss weight)")
+    if h.imitation_kl > 0 and not (c.imitation.games > 0 or c.init):
+        _fail("ppo.imitation_kl", f"{h.imitation_kl!r} pulls towards the warm start's policy, and this run has none: "
+                                  "set imitation.games (a fit to the teacher) or init (a fitted model), or 0")
 
 
 def _check_opponents(c: TrainConfig) -> None:

@@ -26,6 +26,7 @@ KL term added to its loss; with ``kl_coef = 0`` its update is plain MaskablePPO'
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -39,13 +40,18 @@ from torch.nn import functional as F
 REFERENCE = "kl_reference.zip"
 """The frozen imitation policy of a run, in its folder."""
 
+COPIED_FROM = "2.9"
+"""The sb3-contrib release whose ``MaskablePPO.train`` :meth:`KLPullPPO.train` copies (with the pull added)."""
+
 
 def masked_kl(ref_logits: th.Tensor, logits: th.Tensor, masks: th.Tensor) -> th.Tensor:
     """KL(p_ref || p) per row over the legal actions (``masks`` true), from masked logits (illegal ones are
     sb3-contrib's large negative number, so their probabilities are 0 and they are left out of the sum)."""
     ref_logp = th.log_softmax(ref_logits, dim=1)
     logp = th.log_softmax(logits, dim=1)
-    terms = th.exp(ref_logp) * (ref_logp - logp)
+    ref_p = th.exp(ref_logp)
+    # where the reference gives a legal action no probability at all (a -inf logit), its term is 0, not 0 * inf
+    terms = th.where(ref_p > 0, ref_p * (ref_logp - logp), th.zeros_like(ref_p))
     return th.where(masks, terms, th.zeros_like(terms)).sum(dim=1)
 
 
@@ -59,6 +65,11 @@ class KLPullPPO(MaskablePPO):
         """Pull towards ``reference`` (a policy of the same network, frozen here) with weight ``coef``."""
         if coef < 0:
             raise ValueError(f"the KL pull's weight must be 0 or more, not {coef}")
+        import sb3_contrib
+
+        if coef > 0 and not sb3_contrib.__version__.startswith(COPIED_FROM + "."):
+            warnings.warn(f"ppo.imitation_kl: the pulled update copies sb3-contrib {COPIED_FROM}'s MaskablePPO.train; "
+                          f"{sb3_contrib.__version__} is installed, whose own update may differ", stacklevel=2)
         reference = reference.to(self.device)
         reference.set_training_mode(False)
         for p in reference.parameters():
@@ -99,7 +110,9 @@ class KLPullPPO(MaskablePPO):
         clip_range = self.clip_range(self._current_progress_remaining)  # type: ignore[operator]
         if self.clip_range_vf is not None:
             clip_range_vf = self.clip_range_vf(self._current_progress_remaining)  # type: ignore[operator]
-        pull = self.kl_coef > 0 and self.kl_reference is not None
+        if self.kl_coef > 0 and self.kl_reference is None:
+            raise RuntimeError("KLPullPPO: kl_coef > 0 with no reference policy: call set_kl_pull(reference, coef)")
+        pull = self.kl_coef > 0
         entropy_losses, pg_losses, value_losses, clip_fractions, kl_pulls = [], [], [], [], []
         continue_training = True
         for epoch in range(self.n_epochs):

@@ -9,6 +9,7 @@ may be guided by the shipped network (``model=ppo``), by no other file.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
@@ -16,6 +17,8 @@ from functools import lru_cache
 
 from cardwar import agents, games
 from cardwar.agents.spec import AgentSpecError
+
+log = logging.getLogger("cardwar.serve")
 
 REFUSED_OPTIONS = frozenset({"path", "iterations", "seconds", "base"})
 """Options a client may not set: the server chooses the model and the thinking time (and a level's base bot:
@@ -30,6 +33,8 @@ search's helper processes, none on a server)."""
 def playable(game: str, name: str) -> bool:
     """Whether ``game``'s registry lists agent ``name`` and it can be built here: its module imports, and a
     ``ppo`` bot has the game's shipped model (the server offers no other)."""
+    from cardwar.agents.levels import LevelTableError
+
     entry = games.get(game).agents.get(name)
     if entry is None:
         return False
@@ -37,6 +42,9 @@ def playable(game: str, name: str) -> bool:
         entry.declared()
         games.resolve(entry.factory)
     except (ImportError, AttributeError):  # an agent the registry names but this install does not hold (yet)
+        return False
+    except LevelTableError as err:  # a cut or hand-edited level table: no levels, every other bot still served
+        log.warning("%s: levels not offered: %s", game, err)
         return False
     if name == "ppo":
         from cardwar.agents.ppo_agent import pretrained_path

@@ -56,10 +56,13 @@ def ladder_entrants(game: str) -> tuple[dict[str, str], TournamentConfig]:
     ladder = load_config(game)
     untimed = {}
     for name, spec in ladder.entrants.items():
+        if spec.startswith("engine:"):
+            continue
         agent, options = agents.check_spec(spec, game)
-        timed = options.get("seconds") is not None and any(
-            o.name == "seconds" for o in agents.REGISTRY[agent].options[game])
-        if not timed and not spec.startswith("engine:"):
+        declared = {o.name: o for o in agents.REGISTRY[agent].options[game]}
+        seconds = options["seconds"] if "seconds" in options else getattr(declared.get("seconds"), "default", None)
+        timed = "seconds" in declared and seconds is not None  # a search's default budget is a clock too
+        if not timed:
             untimed[name] = spec
     return untimed, ladder
 
@@ -71,26 +74,41 @@ def _base_name(entrants: dict[str, str], base: str) -> str:
     return "base"
 
 
+def digest(data: Any) -> str:
+    """Eight hex digits of the sha256 of ``data`` as JSON: a tournament's name carries what its entrants' play
+    depends on beyond their specs (the models, the table), so that stored games of another one are not counted."""
+    import hashlib
+
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:8]
+
+
 def calibration_config(game: str, base: str, skills: tuple[float, ...], pairs: int) -> TournamentConfig:
-    """The calibration's round robin (module docstring)."""
+    """The calibration's round robin (module docstring); its name holds a digest of the shipped models its
+    entrants play (a retrained ``ppo`` keeps its spec but not its games)."""
+    if "," in base:
+        raise ValueError(f"--base {base!r}: a level's base takes at most one option (the level spec "
+                         f"level:skill=P,base=... cannot hold a second comma); use a bot with its defaults")
     entrants, ladder = ladder_entrants(game)
     if _base_name(entrants, base) == "base":
         entrants["base"] = base
     for s in skills:
         entrants[skill_name(s)] = f"level:skill={_number(s)},base={base}"
-    return config_from_dict({"name": f"{game}-levels-calibration", "game": game, "entrants": entrants,
+    models = digest(shipped_models(game, list(entrants.values())))
+    return config_from_dict({"name": f"{game}-levels-calibration-{models}", "game": game, "entrants": entrants,
                              "format": "round_robin", "pairs": pairs, "seed": CALIBRATION_SEED,
                              "scenarios": list(ladder.scenarios), "rules": dict(ladder.rules),
                              "time": {"move_ms": ladder.move_ms, "game_ms": ladder.game_ms}, "anchor": "random"})
 
 
 def bench_config(game: str, elo: float, ladder: list[dict[str, Any]], tournament: dict[str, Any],
-                 pairs: int) -> TournamentConfig:
+                 pairs: int, table: Any = None) -> TournamentConfig:
     """The bench of one requested rating: ``level:elo=N`` against every entrant of the calibration's ladder (a
-    gauntlet), on the calibration's scenarios and rules, from seeds the calibration did not play."""
+    gauntlet), on the calibration's scenarios and rules, from seeds the calibration did not play. Its name holds
+    a digest of ``table`` (its points and models): after a new calibration ``level:elo=N`` plays another skill."""
     hero = f"elo_{_number(elo)}"
     entrants = {hero: f"level:elo={_number(elo)}", **{r["name"]: r["spec"] for r in ladder}}
-    return config_from_dict({"name": f"{game}-levels-bench-{_number(elo)}", "game": game, "entrants": entrants,
+    made = "" if table is None else "-" + digest({"points": table.raw["points"], "models": table.raw.get("models")})
+    return config_from_dict({"name": f"{game}-levels-bench-{_number(elo)}{made}", "game": game, "entrants": entrants,
                              "format": "gauntlet", "gauntlet": hero, "pairs": pairs, "seed": BENCH_SEED,
                              "scenarios": list(tournament.get("scenarios") or ()),
                              "rules": dict(tournament.get("rules") or {}),
@@ -197,7 +215,14 @@ def calibrate(args: argparse.Namespace) -> int:
     from cardwar.agents import check_spec
     from cardwar.agents.levels import calibration, from_dict, table_path
 
-    old = calibration(args.game)
+    from cardwar.agents.levels import LevelTableError
+
+    try:
+        old = calibration(args.game)
+    except LevelTableError as err:  # the command that makes the table again must not need the old one
+        if not args.base:
+            raise ValueError(f"{err}; give --base") from None
+        old = None
     base = args.base or (old.base if old is not None else "heuristic")
     check_spec(base, args.game)
     if base.split(":", 1)[0] == "level":
@@ -283,14 +308,14 @@ def bench(args: argparse.Namespace) -> int:
         raise ValueError(f"{args.game} has no calibration table: run `cardwar levels calibrate {args.game}` first")
     elos = sorted(set(args.elo)) if args.elo else [lv["elo"] for lv in table.levels() if lv["level"] % 2]
     for elo in elos:
-        if not 0 <= elo <= table.top:
-            raise ValueError(f"--elo {elo:g} is outside {args.game}'s range, 0 to {table.top:.0f}")
+        if not 0 <= elo <= table.bound:
+            raise ValueError(f"--elo {elo:g} is outside {args.game}'s range, 0 to {table.bound}")
     ladder, tournament = table.raw["ladder"], table.raw["tournament"]
     out = Path(args.out or f"tournaments/{args.game}-levels-bench")
     db = Path(args.db or f"tournaments/{args.game}-levels-bench.sqlite")
     rows = []
     for elo in elos:
-        config = bench_config(args.game, elo, ladder, tournament, args.pairs)
+        config = bench_config(args.game, elo, ladder, tournament, args.pairs, table)
         _run(config, db, out / f"elo_{_number(elo)}", args.workers, args.quiet)
         with Store(db, readonly=True) as store:
             games = results_of(current_rows(config, store), config)

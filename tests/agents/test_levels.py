@@ -37,10 +37,20 @@ def test_a_noisy_table_is_made_monotone_by_least_squares() -> None:
     assert monotone([0.0, 100.0, 300.0, 250.0, 400.0]) == [0.0, 100.0, 275.0, 275.0, 400.0]
     rng = np.random.default_rng(3)
     for _ in range(50):
-        raw = np.cumsum(rng.normal(50, 80, size=6))
+        raw = np.concatenate([[0.0], np.cumsum(rng.normal(50, 80, size=5))])  # random, the anchor, first
         fit = monotone(raw.tolist())
-        assert np.all(np.diff(fit) >= -1e-9)
-        assert np.allclose(fit, isotonic_regression(raw).x)
+        assert fit[0] == 0.0 and np.all(np.diff(fit) >= -1e-9)
+        # the least-squares monotone fit with the anchor held: the same as weighing the anchor beyond all else
+        held = isotonic_regression(raw, weights=np.r_[1e12, np.ones(5)]).x
+        assert np.allclose(fit, held, atol=1e-3)
+
+
+def test_a_level_measured_below_random_does_not_move_the_anchor() -> None:
+    """random is the scale's zero by construction: a noisy point below it is raised to it, and every other point
+    stays where it was measured (pooling it with the anchor would shift every level by half the noise)."""
+    table = _table([0.0, -20.0, 100.0, 200.0, 420.0])
+    assert table.elos == (0.0, 0.0, 100.0, 200.0, 420.0)
+    assert table.elo_for(0.5) == 100.0
 
 
 def test_the_rating_asked_for_is_the_rating_the_table_gives_the_skill_chosen() -> None:
@@ -65,6 +75,19 @@ def test_the_servers_levels_are_evenly_spaced_up_to_the_base_bot() -> None:
     assert levels[-1]["spec"] == "level:elo=480"
 
 
+def test_a_top_that_is_no_whole_number_is_still_a_level_and_the_bound_is_its_ceiling() -> None:
+    """The top 630.6 (hexwar's shipped table): level 8 is listed as 631, above the top, and plays the base bot;
+    632 is refused with the bound the option declares."""
+    table = _table([0.0, 80.0, 200.0, 400.0, 630.6])
+    assert table.bound == 631 and [lv["elo"] for lv in table.levels()][-1] == 631
+    assert table.skill_for(631.0) == 1.0 and table.skill_for(630.6) == 1.0
+    assert table.skill_for(630.0) < 1.0
+    with pytest.raises(AgentSpecError, match="<= 631"):
+        table.skill_for(631.01)
+    pooled = _table([0.0, 80.0, 200.0, 210.9, 210.6])  # the top pooled to 210.75: 210.8, 211 both allowed
+    assert pooled.top == pytest.approx(210.75) and pooled.skill_for(211.0) == 1.0
+
+
 @pytest.mark.parametrize("game", BUILT_IN)
 def test_every_game_ships_a_table_made_from_its_ladder(game: str) -> None:
     """The shipped table: random at 0, the base bot at the top, each point the rating its entrant got in the
@@ -86,7 +109,12 @@ def test_every_game_ships_a_table_made_from_its_ladder(game: str) -> None:
     assert raw["models"] == made_with, (f"the {game} table was made with other models than the shipped ones: "
                                         f"run `{raw['command']}` again")
     options = {o.name: o for o in agents.REGISTRY["level"].options[game]}
-    assert options["elo"].maximum == pytest.approx(round(table.top, 1))
+    assert options["elo"].maximum == math.ceil(table.top)
+    for level in table.levels():  # every level the server lists is one the agent plays (the top: the base bot)
+        name, typed = agents.check_spec(level["spec"], game)
+        assert name == "level" and typed["elo"] == level["elo"] <= options["elo"].maximum
+    top = agents.make(table.levels()[-1]["spec"], game, seed=0)
+    assert top.skill == 1.0
 
 
 # ---------------------------------------------------------------------------- the agent
@@ -171,10 +199,43 @@ def test_a_rating_above_the_base_bot_is_refused_at_the_terminal(capsys: pytest.C
     assert len(err.splitlines()) == 1 and "must be >= 0 and <=" in err and "Traceback" not in err
 
 
-def test_a_plug_in_game_without_a_table_has_levels_by_skill_only() -> None:
+def test_a_game_without_a_table_has_levels_by_skill_only(monkeypatch) -> None:
+    """No table: skill=P plays the default base (the heuristic), elo=N is refused by the sentence that says
+    what to do, not by a range of 0 to 0."""
+    import cardwar.agents.levels as levels
+
     assert calibration("no-such-game") is None
-    entry = games.get("hexwar").agents["level"]
-    assert entry.takes_game
+    monkeypatch.setattr(levels, "calibration", lambda game: None)
+    options = {o.name: o for o in levels.OPTIONS.hexwar}
+    assert options["elo"].maximum is None
+    level = agents.make("level:skill=0.5", "hexwar", seed=1)
+    assert level.skill == 0.5 and type(level.base).__name__ == type(agents.make("heuristic", "hexwar")).__name__
+    with pytest.raises(AgentSpecError, match="has no calibration; give skill=P"):
+        agents.check_spec("level:elo=100", "hexwar")
+
+
+def test_a_bad_level_spec_is_refused_before_anything_is_built() -> None:
+    """check_spec (what `cardwar engine` and every command run first) holds the level's own rules."""
+    for spec, says in (("level", "give one of elo=N"), ("level:elo=100,skill=0.2", "give one of elo=N"),
+                       ("level:skill=0.5,base=nobody", "base=nobody: unknown agent"),
+                       ("level:skill=0.5,base=level", "cannot itself be a level"),
+                       ("level:elo=100,base=random", "calibrated with base=heuristic")):
+        with pytest.raises(AgentSpecError, match=says):
+            agents.check_spec(spec, "hexwar")
+
+
+def test_a_cut_table_is_one_clear_error_naming_its_file(monkeypatch, tmp_path) -> None:
+    import cardwar.agents.levels as levels
+
+    cut = tmp_path / "hexwar.json"
+    cut.write_text('{"game": "hexwar", "po')
+    monkeypatch.setattr(levels, "table_path", lambda game: cut)
+    levels.calibration.cache_clear()
+    try:
+        with pytest.raises(levels.LevelTableError, match=f"{cut}: not a readable level table"):
+            levels.calibration("hexwar")
+    finally:
+        levels.calibration.cache_clear()
 
 
 # ---------------------------------------------------------------------------- the commands

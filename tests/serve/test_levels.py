@@ -11,8 +11,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from cardwar import agents
 from cardwar import games as registry
 from cardwar.agents.levels import LEVELS, calibration
+from cardwar.serve.bots import bot_spec
 from cardwar.serve.launch import ServerProcess
 from tests.serve.browser import api_state, browser, new_page, server, start_game  # noqa: F401 - fixtures
 
@@ -28,8 +30,14 @@ def test_every_game_offers_its_calibrated_levels(api) -> None:
         assert level is not None and level["base"] == table.base and not level["thinks_for_move_ms"]
         assert [lv["level"] for lv in level["levels"]] == list(range(1, LEVELS + 1))
         elos = [lv["elo"] for lv in level["levels"]]
-        assert elos == sorted(elos) and elos[-1] == round(table.top) and elos[0] > 0
+        assert elos == sorted(elos) and table.top <= elos[-1] < table.top + 1 and elos[0] > 0
         assert {o["name"] for o in level["options"]} == {"elo", "skill"}  # not base: the calibration's own
+        for lv in level["levels"]:  # each level offered is one the server builds (the top: the base bot itself)
+            bot = agents.make(bot_spec(name, "level", {"elo": lv["elo"]}, 1000), name, seed=0)
+            assert bot.skill == 1.0 if lv["level"] == LEVELS else 0.0 < bot.skill < 1.0
+        top = level["levels"][-1]["elo"]  # and a session starts at the top one
+        r = api.new(game=name, agent="level", options={"elo": top})
+        assert r.status_code == 201, (name, top, r.status_code, r.text)
 
 
 def test_a_game_at_a_level_plays_to_its_end(api) -> None:
@@ -64,3 +72,28 @@ def test_the_page_offers_the_levels_and_starts_the_one_chosen(server: ServerProc
         assert options == [f"level {lv['level']} of {LEVELS} (Elo {lv['elo']})" for lv in levels]
         help_text = page.locator("#agent-help").inner_text()
         assert f"Elo {levels[2]['elo']}" in help_text and "heuristic" in help_text
+
+
+def test_a_cut_level_table_takes_the_levels_away_and_nothing_else(api, monkeypatch, tmp_path) -> None:
+    """A table cut short (a hand edit, a full disk): that game lists no level and every other bot still plays;
+    a level asked for is a 4xx, never a 500."""
+    import cardwar.agents.levels as levels
+    from cardwar.serve import bots
+
+    cut = tmp_path / "hexwar.json"
+    cut.write_text('{"game": "hexwar", "po')
+    real = levels.table_path
+    monkeypatch.setattr(levels, "table_path", lambda game: cut if game == "hexwar" else real(game))
+    levels.calibration.cache_clear()
+    bots.playable.cache_clear()
+    try:
+        r = api.client.get("/api/games")
+        assert r.status_code == 200
+        listed = {g["name"]: {a["name"] for a in g["agents"]} for g in r.json()["games"]}
+        assert "level" not in listed["hexwar"] and "heuristic" in listed["hexwar"] and "level" in listed["naval"]
+        assert api.new(game="hexwar", agent="heuristic").status_code == 201
+        refused = api.new(game="hexwar", agent="level", options={"elo": 100})
+        assert 400 <= refused.status_code < 500, refused.text
+    finally:
+        levels.calibration.cache_clear()
+        bots.playable.cache_clear()

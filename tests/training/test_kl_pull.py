@@ -16,7 +16,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.logger import configure
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-from cardwar.training.kl_pull import REFERENCE, KLPullPPO
+from cardwar.training.kl_pull import REFERENCE, KLPullPPO, masked_kl
 from cardwar.training.selfplay_env import SelfPlayEnv
 
 ARGS = {"n_steps": 32, "batch_size": 16, "n_epochs": 2, "seed": 4, "verbose": 0,
@@ -101,8 +101,8 @@ def test_the_kl_term_is_the_legal_actions_kl_and_its_gradient_pulls_towards_the_
     assert kl_now(pulled) < kl_now(plain)  # and further than plain PPO's own update on the same batch
 
 
-def test_a_run_saves_its_reference_once_and_a_resume_pulls_towards_it(tiny, tmp_path):
-    from cardwar.training.kl_pull import load_reference
+def test_a_run_saves_its_reference_once_and_a_resume_pulls_towards_it(tiny, tmp_path, monkeypatch):
+    from cardwar.training.kl_pull import KLPullPPO, load_reference
     from cardwar.training.trainer import checkpoints, resume, train
 
     config = tiny("naval", total_steps=128, ppo={"n_steps": 64, "batch_size": 64, "n_epochs": 1,
@@ -117,8 +117,19 @@ def test_a_run_saves_its_reference_once_and_a_resume_pulls_towards_it(tiny, tmp_
         assert torch.equal(value, warm[key]), key
     latest = checkpoints(run)[0][0]
     MaskablePPO.load(latest, device="cpu")  # checkpoints stay plain MaskablePPO files
+    pulls = []
+    set_pull = KLPullPPO.set_kl_pull
+
+    def spy(self, reference, coef):
+        pulls.append((reference, coef))
+        set_pull(self, reference, coef)
+
+    monkeypatch.setattr(KLPullPPO, "set_kl_pull", spy)
     resume(run, total_steps=256, progress=False)
     assert checkpoints(run)[0][1]["num_timesteps"] == 256
+    assert [coef for _, coef in pulls] == [0.5]  # the resumed session pulls, with the config's weight
+    for key, value in pulls[0][0].state_dict().items():  # towards the warm-started policy, not its own state
+        assert torch.equal(value.cpu(), warm[key]), key
     assert hashlib.sha256(reference.read_bytes()).hexdigest() == digest  # the same reference after the resume
 
 
@@ -129,3 +140,27 @@ def test_a_negative_weight_is_a_config_error(tiny):
 
     with pytest.raises(TrainConfigError, match="ppo.imitation_kl"):
         tiny("naval", ppo={"n_steps": 64, "batch_size": 64, "imitation_kl": -0.1})
+
+
+def test_no_warm_start_no_pull(tiny):
+    """The pull is towards the warm start's policy: with neither a fit nor an init, a config error."""
+    import pytest
+
+    from cardwar.training.config import TrainConfigError
+
+    with pytest.raises(TrainConfigError, match="ppo.imitation_kl.*has none"):
+        tiny("naval", ppo={"imitation_kl": 0.5}, imitation={"games": 0})
+
+
+def test_a_reference_that_rules_out_a_legal_move_gives_a_finite_pull():
+    """A -inf logit in the reference on a legal action: its term is 0 (not 0 * inf), and the gradient is finite."""
+    ref = torch.tensor([[0.0, float("-inf"), -1e8, 1.0]])
+    logits = torch.tensor([[0.5, 0.1, -1e8, 0.2]], requires_grad=True)
+    masks = torch.tensor([[True, True, False, True]])
+    kl = masked_kl(ref, logits, masks)
+    kl.sum().backward()
+    p_ref = torch.softmax(torch.tensor([0.0, 1.0]), 0)
+    p = torch.softmax(torch.tensor([0.5, 0.1, 0.2]), 0)
+    expected = float((p_ref * (p_ref.log() - p[[0, 2]].log())).sum())
+    assert torch.isfinite(kl).all() and abs(float(kl.detach()) - expected) < 1e-6
+    assert torch.isfinite(logits.grad).all()

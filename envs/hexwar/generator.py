@@ -554,7 +554,20 @@ def generate_scenario(seed: int, width: int = 12, height: int = 10, turns: int =
         raise ValueError(f"map must be {MIN_WIDTH}..{MAX_WIDTH} x {MIN_HEIGHT}..{MAX_HEIGHT} hexes, "
                          f"got {width} x {height}")
     rng = np.random.default_rng(seed)
-    dealer = None if deal is None else np.random.default_rng(deal)
+    for _ in range(MAX_ATTEMPTS):
+        dealer = None if deal is None else np.random.default_rng(deal)  # the same deal on each try
+        try:
+            return _generate(rng, dealer, seed, width, height, turns)
+        except _Crowded:  # no room left where a force must show a unit: the map again, from the same stream
+            continue
+    raise RuntimeError(f"generate_scenario({seed}): no map with room for both forces in {MAX_ATTEMPTS} tries")
+
+
+def _generate(rng: np.random.Generator, dealer: np.random.Generator | None, seed: int, width: int, height: int,
+              turns: int) -> Scenario:
+    """One try of :func:`generate_scenario` from ``rng``'s state; :class:`_Crowded` when a force has no room (a
+    map in some tens of thousands: a meeting engagement's hiding area full before every unit it must show
+    stands in it)."""
     zones = [zone(width, deployment_rows(s, height)) for s in (0, 1)]
     for _ in range(MAX_ATTEMPTS):
         grid, village = draw_terrain(rng, width, height)

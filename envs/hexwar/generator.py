@@ -565,9 +565,9 @@ def generate_scenario(seed: int, width: int = 12, height: int = 10, turns: int =
 
 def _generate(rng: np.random.Generator, dealer: np.random.Generator | None, seed: int, width: int, height: int,
               turns: int) -> Scenario:
-    """One try of :func:`generate_scenario` from ``rng``'s state; :class:`_Crowded` when a force has no room (a
-    map in some tens of thousands: a meeting engagement's hiding area full before every unit it must show
-    stands in it)."""
+    """One try of :func:`generate_scenario` from ``rng``'s state; :class:`_Crowded` when a force has no room (2
+    seeds of the first 120,000, 95819 and 96423: a meeting engagement's hiding area full before every unit its
+    side must show stands in it)."""
     zones = [zone(width, deployment_rows(s, height)) for s in (0, 1)]
     for _ in range(MAX_ATTEMPTS):
         grid, village = draw_terrain(rng, width, height)

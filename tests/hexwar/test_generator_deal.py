@@ -55,6 +55,22 @@ def test_a_map_dealt_twice_is_the_same_map_with_other_hidden_units():
     assert maps >= 25 and differ >= 0.8 * maps, (differ, maps)
 
 
+def test_a_map_with_no_room_on_its_first_try_is_drawn_again_the_same_whatever_the_deal():
+    """Seeds 95819 and 96423 (of 120,000 scanned): a meeting engagement's hiding area fills before every unit
+    its side must show stands in it. The first try finds no room (it crashed a training run before); the map is
+    drawn again from the same stream, and it is still the same public map with any deal."""
+    import numpy as np
+
+    from cardwar.envs.hexwar.generator import _Crowded, _generate
+
+    for seed in (95819, 96423):
+        with pytest.raises(_Crowded):
+            _generate(np.random.default_rng(seed), None, seed, 12, 10, 12)
+        plain, a, b = generate_scenario(seed), generate_scenario(seed, deal=1), generate_scenario(seed, deal=2)
+        assert public(a) == public(b) == public(plain) and a.name == f"random-{seed}"
+        assert {u.side for u in a.units} == {0, 1}
+
+
 def test_the_deal_picks_hidden_hexes_and_types_over_the_hiding_places():
     """One map with several hidden units, dealt 40 times: many placements, both hideable types, always in the
     hiding places the rules name (RULES.md 9.1, computed from the view alone)."""

@@ -233,15 +233,20 @@ def test_imitation_agrees_with_the_teacher_above_chance():
 
 
 # ---------------------------------------------------------------- the shipped model
-def test_the_shipped_model_plays_as_before_the_channels_last_observation():
-    """The shipped model was trained on the planes-first observation (221, 16, 24). ``ppo`` loads it to read
-    today's channels-last one; its action distribution on each position is the one the same weights give,
-    built planes first, on the position transposed back (the path of the code before issue 28)."""
+PLANES_FIRST = Path(__file__).with_name("skirmish_ppo_planes_first.zip")
+"""The model shipped from issue 21 to issue 31, saved on the planes-first observation (221, 16, 24): a
+checkpoint of before issue 28, kept to show such files still load and play."""
+
+
+def test_a_model_saved_planes_first_plays_as_before_the_channels_last_observation():
+    """A model trained on the planes-first observation (221, 16, 24): ``ppo`` loads it to read today's
+    channels-last one; its action distribution on each position is the one the same weights give, built
+    planes first, on the position transposed back (the path of the code before issue 28)."""
     from sb3_contrib import MaskablePPO
 
-    agent = PPOAgent("skirmish", cache=False)
+    agent = PPOAgent("skirmish", path=str(PLANES_FIRST), cache=False)
     assert tuple(agent.model.observation_space.shape) == OBS_SHAPE
-    saved = MaskablePPO.load(pretrained_path("skirmish"), device="cpu").policy  # the file as it is
+    saved = MaskablePPO.load(PLANES_FIRST, device="cpu").policy  # the file as it is
     before = SkirmishPolicy(spaces.Box(0.0, 1.0, PLANES_FIRST_SHAPE, dtype=np.float32), spaces.Discrete(N_ACTIONS),
                             lambda _: 3e-4, channels=saved.channels, blocks=saved.blocks)
     before.load_state_dict(saved.state_dict())
@@ -271,8 +276,9 @@ def test_the_shipped_model_loads_and_plays_legal_moves_on_held_out_maps():
 
 
 def test_a_checkpoint_saved_planes_first_resumes_on_the_channels_last_env(tmp_path):
-    """A training run saved before issue 28 (the shipped model is such a checkpoint) goes on: the trainer builds
-    it on today's space, with the same weights, and it gives the distributions the planes-first policy gives."""
+    """A training run saved before issue 28 (:data:`PLANES_FIRST` is such a checkpoint) goes on: the trainer
+    builds it on today's space, with the same weights, and it gives the distributions the planes-first policy
+    gives."""
     from sb3_contrib import MaskablePPO
 
     from cardwar.training.trainer import load_checkpoint
@@ -281,10 +287,10 @@ def test_a_checkpoint_saved_planes_first_resumes_on_the_channels_last_env(tmp_pa
     vec_env = make_vec_env(tiny(env={"n_envs": 1, "vec_env": "dummy", "scenario": "duel"}))
     assert tuple(vec_env.observation_space.shape) == OBS_SHAPE
     with pytest.raises(ValueError, match="Observation spaces do not match"):  # what a plain load says
-        MaskablePPO.load(pretrained_path("skirmish"), env=vec_env, device="cpu")
-    model = load_checkpoint(pretrained_path("skirmish"), vec_env, tmp_path, "cpu")
+        MaskablePPO.load(PLANES_FIRST, env=vec_env, device="cpu")
+    model = load_checkpoint(PLANES_FIRST, vec_env, tmp_path, "cpu")
     assert model.observation_space == vec_env.observation_space
-    saved = MaskablePPO.load(pretrained_path("skirmish"), device="cpu").policy  # planes first, as saved
+    saved = MaskablePPO.load(PLANES_FIRST, device="cpu").policy  # planes first, as saved
     positions = decisions("duel", 20, seed=5)
     obs = np.stack([o["observation"] for o in positions])
     masks = np.stack([o["action_mask"].astype(bool) for o in positions])

@@ -256,12 +256,28 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
      SKIP + "a run folder of the training docs/training.md describes; the shipped ppo plays above", None),
     ("cardwar match hexwar ppo:runs/imitation/hex_fields/imitated_3.zip heuristic --games 200 --seed 50000 "
      "--scenario random:test --workers 2 --secret 50b1e3db9f39ef15ec01df8746de8ddc", SKIP + "a run folder of the training docs/training.md describes; the shipped ppo plays above", None),
+    ("python -m cardwar.training.imitation_check skirmish --games 250 --set imitation.epochs=6 --dagger 1 "
+     "--eval-games 100 --workers 1 --out runs/imitation/skirmish_dagger",
+     "python -m cardwar.training.imitation_check skirmish --games 2 --test-games 1 --eval-games 2 --workers 1 "
+     "--set imitation.epochs=1 --dagger 1 --out runs/imitation/skirmish_dagger", None),
+    ("cardwar train skirmish --config skirmish --set init=runs/imitation/skirmish_dagger/imitated_1.zip "
+     "--set imitation.games=0 --set ppo.imitation_kl=0.5",
+     SKIP + "starts from the imitation check's model; `cardwar train skirmish --config skirmish` runs above", None),
+    ("cardwar match skirmish ppo:runs/skirmish__ppo__0__20261127-233430/final.zip heuristic --games 200 --seed 50000 --scenario random:test --workers 1 "
+     "--reproducible-seeds", SKIP + "a run folder of the training docs/training.md describes; the shipped ppo plays above", None),
+    ("cardwar match skirmish ppo:runs/skirmish__ppo__0__20261127-233430/final.zip random --games 200 --seed 50000 --scenario random:test --workers 1 "
+     "--reproducible-seeds", SKIP + "a run folder of the training docs/training.md describes; the shipped ppo plays above", None),
+    ("cardwar match skirmish ppo:runs/skirmish__ppo__0__20261127-233430/final.zip ppo --games 200 --seed 50000 --scenario random:test --workers 1 "
+     "--reproducible-seeds", SKIP + "a run folder of the training docs/training.md describes; the shipped ppo plays above", None),
+    ("cardwar match skirmish ppo:runs/imitation/skirmish_dagger/imitated_1.zip heuristic --games 200 --seed 50000 "
+     "--scenario random:test --workers 1 --reproducible-seeds",
+     SKIP + "a run folder of the training docs/training.md describes; the shipped ppo plays above", None),
     ("cardwar levels calibrate hexwar --base heuristic --pairs 40 --skills 0.25 0.5 0.7 0.85 --workers 1",
      "cardwar levels calibrate hexwar --base heuristic --pairs 1 --skills 0.5 --workers 1 --quiet "
      "--write hexwar_levels.json", None),  # --write: not over the installed package's table
     ("cardwar levels calibrate naval --base ppo --pairs 100 --skills 0.25 0.5 0.7 0.85 --workers 1",
      SKIP + "hexwar's command above, on another game (minutes)", None),
-    ("cardwar levels calibrate skirmish --base heuristic --pairs 12 --skills 0.25 0.5 0.7 0.85 --workers 1",
+    ("cardwar levels calibrate skirmish --base heuristic --pairs 30 --skills 0.25 0.5 0.7 0.85 --workers 2",
      SKIP + "hexwar's command above, on another game (minutes)", None),
     ("cardwar levels calibrate tankattack --base heuristic --pairs 20 --skills 0.25 0.5 0.6 0.7 0.85 --workers 1",
      SKIP + "hexwar's command above, on another game (minutes)", None),

@@ -146,10 +146,20 @@ class Load:
     killed_at: float | None = None  # perf_counter of the kill, while the server is down or after
     down: threading.Event = field(default_factory=threading.Event)  # set from the kill until it answers
     server_cpu_s: float | None = 0.0  # CPU of server processes that have ended (a restart)
+    restart_after: int | None = None  # the moves after which the restart is due
+    restart_done: threading.Event = field(default_factory=threading.Event)  # set once it happened (or never will)
 
     @property
     def moves(self) -> int:
         return sum(len(v) for v in self.server_ms.values())
+
+    def hold_for_restart(self) -> None:
+        """A client waits here once the restart is due and until it has happened: the main loop, which polls,
+        then kills the server with sessions mid-game however loaded the machine (on CI three short games could
+        end between two of its polls, and the restart never happened)."""
+        if (self.restart and self.restart_after is not None and not self.restart_done.is_set()
+                and self.moves >= self.restart_after):
+            self.restart_done.wait(timeout=60.0)
 
     def error(self, message: str) -> None:
         with self.lock:
@@ -293,6 +303,7 @@ def play_moves(client: Client, load: Load, result: SessionResult, sid: str, auth
             load.round_trip_ms[game].append(round_trip)
             load.bot_plies += len(answer["bot_moves"])
         state = answer["state"]
+        load.hold_for_restart()
     if state["status"] != "over":
         load.error(f"session {result.index}: status {state['status']!r}, neither my turn nor over")
         return False
@@ -374,7 +385,7 @@ def run_load(*, sessions: int = 50, games_per_session: int = 1, game: str | None
     games_total = sessions * games_per_session
     expected_moves = sum(moves_per_game(r.game) for r in results) * games_per_session
     restart_after = max(1, int(expected_moves * 0.4))
-    load = Load(restart=restart)
+    load = Load(restart=restart, restart_after=restart_after if restart else None)
     say = (lambda line: None) if quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     restart_info: dict[str, Any] = {}
     # The clients replay records in threads; the naval engine builds its hand tables on first use, which is
@@ -414,6 +425,7 @@ def run_load(*, sessions: int = 50, games_per_session: int = 1, game: str | None
                 if restart and not restart_info and (load.moves >= restart_after
                                                      or any(r.finished == games_per_session for r in results)):
                     restart_info = hard_restart(server, load, results, say)
+                    load.restart_done.set()
                 if now >= next_line:
                     say(progress(load, results, started, games_total))
                     next_line = now + progress_every
@@ -425,6 +437,7 @@ def run_load(*, sessions: int = 50, games_per_session: int = 1, game: str | None
             if server_cpu is not None and load.server_cpu_s is not None:
                 load.server_cpu_s += server_cpu
             load.stop.set()
+            load.restart_done.set()  # a client held for a restart that will not come goes on to its end
             grace = time.perf_counter() + 10.0  # a client still waiting on an answer gets this long
             for t in threads:
                 t.join(timeout=max(0.0, grace - time.perf_counter()))

@@ -407,6 +407,9 @@ DOCS_RUNS: list[tuple[str, str, str | None]] = [  # (docs, run, stdin)
      "--set total_steps=2048 --set ours:imitation.games=1 --set ours:env.n_envs=2 --set ours:ppo.n_steps=1024",
      None),
     ("cardwar bench --time-to-strength naval --report", "cardwar bench --time-to-strength naval --report", None),
+    ("cardwar bench --time-to-strength hexwar --minutes 50 --eval-games 50",
+     SKIP + "the naval bench above runs the same code (a hexwar run is 100+ minutes)", None),
+    ("cardwar bench --time-to-strength hexwar --report", SKIP + "reads the run of the command above", None),
     ("cardwar serve", SKIP + "a server that runs until stopped; tests/serve/ start it", None),
     (".venv/bin/cardwar serve", SKIP + "a server that runs until stopped; tests/serve/ start it", None),
     (".venv/bin/cardwar serve --host 0.0.0.0 --port 8080 --db /var/lib/cardwar/sessions.db "
